@@ -1,0 +1,1 @@
+UNIT_TESTS += test_common
