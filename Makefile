@@ -72,9 +72,10 @@ unit: all $(TEST_BINS) $(TEST_DEPS)
 
 # The README's test command. Everything is rebuilt under the sanitizers in its
 # own tree so that a plain `make` build is never mixed with instrumented objects.
+SANBUILD ?= build/san
 check:
-	$(MAKE) --no-print-directory BUILD=build/san SAN=1 unit
-	tests/run_unit.sh build/san $(UNIT_TESTS)
+	$(MAKE) --no-print-directory BUILD=$(SANBUILD) SAN=1 unit
+	tests/run_unit.sh $(SANBUILD) $(UNIT_TESTS)
 
 clean:
 	rm -rf build
