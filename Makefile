@@ -1,8 +1,8 @@
 # scord build. `make` builds the tool; `make check` builds everything again under
 # AddressSanitizer/UBSan in build/san and runs the CPU tests.
 #
-# Each module describes itself in a module.mk fragment (src/*/module.mk,
-# tests/*/module.mk) by appending to the variables below, so that modules can be
+# Each module describes itself in .mk fragments (src/*/*.mk,
+# tests/*/*.mk) by appending to the variables below, so that modules can be
 # added without editing this file:
 #   CORE_SRCS     host C linked into libscord.so and into every unit test
 #   PRELOAD_SRCS  host C linked into libscord.so only (the interposer)
@@ -37,7 +37,7 @@ UNIT_TESTS   :=
 TEST_DEPS    :=
 BUILD_ALL    :=
 
-include $(sort $(wildcard src/*/module.mk) $(wildcard tests/*/module.mk))
+include $(sort $(wildcard src/*/*.mk) $(wildcard tests/*/*.mk))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 CORE_OBJS    := $(call obj,$(CORE_SRCS))
