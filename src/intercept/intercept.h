@@ -1,0 +1,84 @@
+/* intercept.h: what the files of the interposer share: the one process-wide
+ * context, the real driver entry points, logging and the load/launch handlers. */
+#ifndef SC_INTERCEPT_H
+#define SC_INTERCEPT_H
+
+#include <cuda.h>
+#include <pthread.h>
+#include <stdio.h>
+
+#include "common/sc_defs.h"
+#include "intercept/intercept_alloc.h"
+#include "intercept/intercept_plan.h"
+
+/* Typed pointers to the real entry points, one per handler. */
+#define SC_HOOK(symbol, base, handler, params, args) typedef CUresult(*ScReal_##handler) params;
+#include "intercept/intercept_hooks.def"
+#undef SC_HOOK
+
+/* Real driver functions scord itself calls, resolved from libcuda.so.1. */
+typedef struct ScDriver {
+    bool loaded;
+    ScReal_cuModuleLoadData module_load_data;
+    ScReal_cuModuleLoadDataEx module_load_data_ex;
+    ScReal_cuLinkAddData link_add_data;
+    CUresult (*ctx_get_device)(CUdevice *);
+    CUresult (*device_get)(CUdevice *, int);
+    CUresult (*device_get_attribute)(int *, CUdevice_attribute, CUdevice);
+    CUresult (*get_error_name)(CUresult, const char **);
+    CUresult (*get_error_string)(CUresult, const char **);
+} ScDriver;
+
+/* One code image scord saw the program load. */
+typedef struct ScModuleRec {
+    unsigned id;
+    const char *origin;   /* the driver call that loaded it */
+    ScLoadPlan plan;      /* what scord decided, and the PTX it loaded */
+    bool loaded_ours;     /* the driver accepted scord's PTX */
+    char fallback[320];   /* why the original image ran instead, if it did */
+} ScModuleRec;
+
+/* A cuLink session: a cubin it produces counts as scord's when every input was. */
+typedef struct ScLinkRec {
+    CUlinkState state;
+    unsigned inputs_ours, inputs_unchecked;
+    const void *cubin;
+} ScLinkRec;
+
+/* The one and only process-wide context of the interposer. */
+typedef struct ScCtx {
+    pthread_mutex_t lock; /* guards everything below that is not atomic */
+    FILE *log;
+    bool verbose;
+    int error_exitcode;
+    int status_fd;
+    ScDriver drv;
+    int device_sm;        /* compute capability of the current device, 0 until known */
+    CUresult init_result; /* what the program's cuInit returned; -1 if never called */
+    ScModuleRec **modules;
+    size_t n_modules, cap_modules;
+    ScLinkRec *links;
+    size_t n_links, cap_links;
+    ScAllocTable allocs;
+    unsigned long launches;      /* atomic */
+    unsigned long graph_launches; /* atomic */
+    unsigned long races;
+} ScCtx;
+
+extern ScCtx sc_ctx;
+
+/* Reads options once; safe to call from any hook, any thread. */
+void sc_ctx_init(void);
+void sc_log(const char *fmt, ...) SC_PRINTF(1, 2);
+void sc_vlog(const char *fmt, ...) SC_PRINTF(1, 2); /* only with --verbose */
+const char *sc_cu_error(CUresult r);
+
+/* Resolves the real libcuda.so.1 entry points (once). False when there is no driver. */
+bool sc_driver_load(void);
+/* The real entry point behind one of the wrapped symbols (NULL if the driver lacks it). */
+void *sc_driver_real(const char *symbol);
+
+/* Compute capability (e.g. 90) of the device current code will run on. */
+int sc_current_device_sm(void);
+
+#endif

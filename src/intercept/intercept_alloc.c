@@ -1,0 +1,88 @@
+/* intercept_alloc.c: the sorted table of live device allocations. */
+#include "intercept/intercept_alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Index of the first allocation whose base is >= base. */
+static size_t lower_bound(const ScAllocTable *t, uint64_t base)
+{
+    size_t lo = 0, hi = t->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->v[mid].base < base)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+bool sc_alloc_add(ScAllocTable *t, uint64_t base, uint64_t size, ScAllocKind kind)
+{
+    size_t i = lower_bound(t, base);
+    ScAlloc a = {base, size, kind, ++t->next_serial};
+    if (i < t->n && t->v[i].base == base) {
+        t->live_bytes -= t->v[i].size;
+        t->v[i] = a;
+    } else {
+        if (t->n == t->cap) {
+            size_t cap = t->cap ? 2 * t->cap : 64;
+            ScAlloc *v = realloc(t->v, cap * sizeof *v);
+            if (!v)
+                return false;
+            t->v = v;
+            t->cap = cap;
+        }
+        memmove(t->v + i + 1, t->v + i, (t->n - i) * sizeof *t->v);
+        t->v[i] = a;
+        t->n++;
+    }
+    t->live_bytes += size;
+    if (t->live_bytes > t->peak_bytes)
+        t->peak_bytes = t->live_bytes;
+    return true;
+}
+
+bool sc_alloc_remove(ScAllocTable *t, uint64_t base)
+{
+    size_t i = lower_bound(t, base);
+    if (i == t->n || t->v[i].base != base)
+        return false;
+    t->live_bytes -= t->v[i].size;
+    memmove(t->v + i, t->v + i + 1, (t->n - i - 1) * sizeof *t->v);
+    t->n--;
+    return true;
+}
+
+const ScAlloc *sc_alloc_find(const ScAllocTable *t, uint64_t addr)
+{
+    size_t i = lower_bound(t, addr);
+    if (i < t->n && t->v[i].base == addr)
+        return &t->v[i];
+    if (i == 0)
+        return NULL;
+    const ScAlloc *a = &t->v[i - 1];
+    return addr - a->base < a->size ? a : NULL;
+}
+
+const char *sc_alloc_kind_name(ScAllocKind kind)
+{
+    switch (kind) {
+    case SC_ALLOC_DEVICE:
+        return "cudaMalloc";
+    case SC_ALLOC_PITCHED:
+        return "cudaMallocPitch";
+    case SC_ALLOC_MANAGED:
+        return "cudaMallocManaged";
+    case SC_ALLOC_ASYNC:
+        return "cudaMallocAsync";
+    }
+    return "?";
+}
+
+void sc_alloc_free_table(ScAllocTable *t)
+{
+    free(t->v);
+    *t = (ScAllocTable){0};
+}

@@ -1,0 +1,41 @@
+/* intercept_alloc.h: the table of device allocations (base, size, kind), so that
+ * a global address in a report can be named as allocation + offset. */
+#ifndef SC_INTERCEPT_ALLOC_H
+#define SC_INTERCEPT_ALLOC_H
+
+#include "common/sc_defs.h"
+
+typedef enum ScAllocKind {
+    SC_ALLOC_DEVICE,  /* cuMemAlloc */
+    SC_ALLOC_PITCHED, /* cuMemAllocPitch */
+    SC_ALLOC_MANAGED, /* cuMemAllocManaged */
+    SC_ALLOC_ASYNC,   /* cuMemAllocAsync / cuMemAllocFromPoolAsync */
+} ScAllocKind;
+
+typedef struct ScAlloc {
+    uint64_t base;
+    uint64_t size;
+    ScAllocKind kind;
+    unsigned long serial; /* 1 for the program's first allocation, 2 for the next... */
+} ScAlloc;
+
+/* Sorted by base; allocations never overlap while live. Not thread-safe: the
+ * caller holds the context lock. */
+typedef struct ScAllocTable {
+    ScAlloc *v;
+    size_t n, cap;
+    unsigned long next_serial;
+    uint64_t live_bytes, peak_bytes;
+} ScAllocTable;
+
+/* False only when out of memory. An allocation at a base that is already in the
+ * table replaces it (the driver reused the address after a free scord missed). */
+bool sc_alloc_add(ScAllocTable *t, uint64_t base, uint64_t size, ScAllocKind kind);
+/* False when base is not the start of a live allocation. */
+bool sc_alloc_remove(ScAllocTable *t, uint64_t base);
+/* The live allocation containing addr, or NULL. */
+const ScAlloc *sc_alloc_find(const ScAllocTable *t, uint64_t addr);
+const char *sc_alloc_kind_name(ScAllocKind kind);
+void sc_alloc_free_table(ScAllocTable *t);
+
+#endif

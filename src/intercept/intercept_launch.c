@@ -1,0 +1,120 @@
+/* intercept_launch.c: kernel launches and device allocations as the program
+ * makes them: launches are counted per entry point, allocations kept in the
+ * table that reports use to name a global address. */
+#include "intercept/intercept.h"
+
+static void count_launch(unsigned long *counter, CUresult r)
+{
+    if (r == CUDA_SUCCESS)
+        __atomic_add_fetch(counter, 1, __ATOMIC_RELAXED);
+}
+
+CUresult on_cuLaunchKernel(ScReal_cuLaunchKernel real, CUfunction f, unsigned int gx,
+                           unsigned int gy, unsigned int gz, unsigned int bx, unsigned int by,
+                           unsigned int bz, unsigned int shmem, CUstream stream, void **params,
+                           void **extra)
+{
+    CUresult r = real(f, gx, gy, gz, bx, by, bz, shmem, stream, params, extra);
+    count_launch(&sc_ctx.launches, r);
+    return r;
+}
+
+CUresult on_cuLaunchKernelEx(ScReal_cuLaunchKernelEx real, const CUlaunchConfig *config,
+                             CUfunction f, void **params, void **extra)
+{
+    CUresult r = real(config, f, params, extra);
+    count_launch(&sc_ctx.launches, r);
+    return r;
+}
+
+CUresult on_cuLaunchCooperativeKernel(ScReal_cuLaunchCooperativeKernel real, CUfunction f,
+                                      unsigned int gx, unsigned int gy, unsigned int gz,
+                                      unsigned int bx, unsigned int by, unsigned int bz,
+                                      unsigned int shmem, CUstream stream, void **params)
+{
+    CUresult r = real(f, gx, gy, gz, bx, by, bz, shmem, stream, params);
+    count_launch(&sc_ctx.launches, r);
+    return r;
+}
+
+CUresult on_cuGraphLaunch(ScReal_cuGraphLaunch real, CUgraphExec exec, CUstream stream)
+{
+    CUresult r = real(exec, stream);
+    count_launch(&sc_ctx.graph_launches, r);
+    return r;
+}
+
+static void track_alloc(CUresult r, const CUdeviceptr *ptr, uint64_t size, ScAllocKind kind)
+{
+    if (r != CUDA_SUCCESS || !ptr)
+        return;
+    pthread_mutex_lock(&sc_ctx.lock);
+    bool ok = sc_alloc_add(&sc_ctx.allocs, (uint64_t)*ptr, size, kind);
+    pthread_mutex_unlock(&sc_ctx.lock);
+    if (!ok)
+        sc_log("scord: out of memory tracking device allocations; reports may not name "
+               "the allocation of an address\n");
+}
+
+static void untrack_alloc(CUresult r, CUdeviceptr ptr)
+{
+    if (r != CUDA_SUCCESS || !ptr)
+        return;
+    pthread_mutex_lock(&sc_ctx.lock);
+    sc_alloc_remove(&sc_ctx.allocs, (uint64_t)ptr);
+    pthread_mutex_unlock(&sc_ctx.lock);
+}
+
+CUresult on_cuMemAlloc(ScReal_cuMemAlloc real, CUdeviceptr *ptr, size_t size)
+{
+    CUresult r = real(ptr, size);
+    track_alloc(r, ptr, size, SC_ALLOC_DEVICE);
+    return r;
+}
+
+CUresult on_cuMemAllocPitch(ScReal_cuMemAllocPitch real, CUdeviceptr *ptr, size_t *pitch,
+                            size_t width, size_t height, unsigned int elem)
+{
+    CUresult r = real(ptr, pitch, width, height, elem);
+    if (r == CUDA_SUCCESS && pitch)
+        track_alloc(r, ptr, (uint64_t)*pitch * height, SC_ALLOC_PITCHED);
+    return r;
+}
+
+CUresult on_cuMemAllocManaged(ScReal_cuMemAllocManaged real, CUdeviceptr *ptr, size_t size,
+                              unsigned int flags)
+{
+    CUresult r = real(ptr, size, flags);
+    track_alloc(r, ptr, size, SC_ALLOC_MANAGED);
+    return r;
+}
+
+CUresult on_cuMemAllocAsync(ScReal_cuMemAllocAsync real, CUdeviceptr *ptr, size_t size,
+                            CUstream stream)
+{
+    CUresult r = real(ptr, size, stream);
+    track_alloc(r, ptr, size, SC_ALLOC_ASYNC);
+    return r;
+}
+
+CUresult on_cuMemAllocFromPoolAsync(ScReal_cuMemAllocFromPoolAsync real, CUdeviceptr *ptr,
+                                    size_t size, CUmemoryPool pool, CUstream stream)
+{
+    CUresult r = real(ptr, size, pool, stream);
+    track_alloc(r, ptr, size, SC_ALLOC_ASYNC);
+    return r;
+}
+
+CUresult on_cuMemFree(ScReal_cuMemFree real, CUdeviceptr ptr)
+{
+    CUresult r = real(ptr);
+    untrack_alloc(r, ptr);
+    return r;
+}
+
+CUresult on_cuMemFreeAsync(ScReal_cuMemFreeAsync real, CUdeviceptr ptr, CUstream stream)
+{
+    CUresult r = real(ptr, stream);
+    untrack_alloc(r, ptr);
+    return r;
+}

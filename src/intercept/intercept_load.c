@@ -1,0 +1,470 @@
+/* intercept_load.c: every way a program hands code to the driver, routed through
+ * scord's own loader: the PTX scord controls goes to the driver in place of the
+ * program's image, and the original image runs (with one diagnostic) whenever
+ * scord cannot read it or the driver rejects scord's PTX. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "intercept/intercept.h"
+
+/* Largest code file scord reads itself; bigger ones go to the driver untouched. */
+#define MAX_CODE_FILE ((size_t)1 << 30)
+
+int sc_current_device_sm(void)
+{
+    ScDriver *d = &sc_ctx.drv;
+    CUdevice dev;
+    if (!d->ctx_get_device || d->ctx_get_device(&dev) != CUDA_SUCCESS) {
+        if (!d->device_get || d->device_get(&dev, 0) != CUDA_SUCCESS)
+            return 0;
+    }
+    int major = 0, minor = 0;
+    if (!d->device_get_attribute ||
+        d->device_get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) ||
+        d->device_get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev))
+        return 0;
+    return major * 10 + minor;
+}
+
+static ScModuleRec *new_module(const char *origin, const void *image, size_t avail)
+{
+    ScModuleRec *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->origin = origin;
+    int sm = sc_current_device_sm();
+    sc_plan_image(image, avail, sm > 0 ? (unsigned)sm : 75, &m->plan);
+    return m;
+}
+
+static ScLinkRec *find_link(CUlinkState state)
+{
+    for (size_t i = 0; i < sc_ctx.n_links; i++)
+        if (sc_ctx.links[i].state == state)
+            return &sc_ctx.links[i];
+    return NULL;
+}
+
+/* A cubin that one of the program's cuLink sessions made from scord's PTX. */
+static bool cubin_is_ours(const void *image)
+{
+    bool ours = false;
+    pthread_mutex_lock(&sc_ctx.lock);
+    for (size_t i = 0; i < sc_ctx.n_links; i++)
+        if (sc_ctx.links[i].cubin == image && image)
+            ours = sc_ctx.links[i].inputs_unchecked == 0 && sc_ctx.links[i].inputs_ours > 0;
+    pthread_mutex_unlock(&sc_ctx.lock);
+    return ours;
+}
+
+/* Records the module and prints what happened to it. Takes ownership of m. */
+static void record_module(ScModuleRec *m, bool loaded_ours, CUresult ours_result)
+{
+    m->loaded_ours = loaded_ours;
+    if (m->plan.verdict == SC_PLAN_PTX && !loaded_ours)
+        snprintf(m->fallback, sizeof m->fallback, "the driver rejected scord's PTX (%s)",
+                 sc_cu_error(ours_result));
+    pthread_mutex_lock(&sc_ctx.lock);
+    if (sc_ctx.n_modules == sc_ctx.cap_modules) {
+        size_t cap = sc_ctx.cap_modules ? 2 * sc_ctx.cap_modules : 16;
+        ScModuleRec **v = realloc(sc_ctx.modules, cap * sizeof *v);
+        if (v) {
+            sc_ctx.modules = v;
+            sc_ctx.cap_modules = cap;
+        }
+    }
+    m->id = (unsigned)sc_ctx.n_modules + 1;
+    bool kept = sc_ctx.n_modules < sc_ctx.cap_modules;
+    if (kept)
+        sc_ctx.modules[sc_ctx.n_modules++] = m;
+    pthread_mutex_unlock(&sc_ctx.lock);
+
+    const ScLoadPlan *p = &m->plan;
+    if (loaded_ours) {
+        sc_vlog("scord: module %u (%s, %s) loaded from PTX: %s, %zu bytes\n", m->id, m->origin,
+                p->what, p->chosen, p->ptx_len);
+    } else if (p->verdict == SC_PLAN_PTX) {
+        sc_log("scord: module %u (%s, %s) runs unchecked: %s\n", m->id, m->origin, p->what,
+               m->fallback);
+    } else if (p->verdict == SC_PLAN_UNREADABLE) {
+        sc_log("scord: module %u (%s) runs unchecked: %s\n", m->id, m->origin, p->reason);
+    } else {
+        char hint[256];
+        sc_plan_rebuild_hint(p, hint, sizeof hint);
+        sc_vlog("scord: module %u (%s, %s) unchecked: %s; %s\n", m->id, m->origin, p->what,
+                p->reason, hint);
+    }
+    if (!kept) {
+        sc_plan_free(&m->plan);
+        free(m);
+    }
+}
+
+/* A module whose image scord did not plan because it is the output of a cuLink
+ * of scord's own PTX. */
+static void record_linked(const char *origin)
+{
+    ScModuleRec *m = calloc(1, sizeof *m);
+    if (!m)
+        return;
+    m->origin = origin;
+    m->plan.verdict = SC_PLAN_PTX;
+    m->plan.kind = SC_IMAGE_ELF;
+    snprintf(m->plan.what, sizeof m->plan.what, "cubin that cuLink made from scord's PTX");
+    snprintf(m->plan.chosen, sizeof m->plan.chosen, "linked from scord's PTX");
+    record_module(m, true, CUDA_SUCCESS);
+}
+
+/* One load call of the program, replayed with an image of scord's choosing. */
+typedef CUresult (*ScLoadFn)(void *call, const void *image);
+
+/* The common path of every load call: scord's PTX first, else the original image. */
+static CUresult load_through_plan(const char *origin, const void *image, size_t avail,
+                                  ScLoadFn load_ours, ScLoadFn load_original, void *call)
+{
+    if (cubin_is_ours(image)) {
+        CUresult r = load_original(call, image);
+        if (r == CUDA_SUCCESS)
+            record_linked(origin);
+        return r;
+    }
+    ScModuleRec *m = new_module(origin, image, avail);
+    if (!m)
+        return load_original(call, image);
+    CUresult ours = CUDA_ERROR_UNKNOWN;
+    if (m->plan.verdict == SC_PLAN_PTX) {
+        ours = load_ours(call, m->plan.ptx);
+        if (ours == CUDA_SUCCESS) {
+            record_module(m, true, ours);
+            return ours;
+        }
+    }
+    CUresult r = load_original(call, image);
+    if (r == CUDA_SUCCESS || m->plan.verdict == SC_PLAN_PTX) {
+        record_module(m, false, ours);
+    } else {
+        sc_plan_free(&m->plan);
+        free(m);
+    }
+    return r;
+}
+
+typedef struct {
+    ScReal_cuModuleLoadData real;
+    CUmodule *module;
+} ModuleLoadDataCall;
+
+static CUresult module_load_data(void *c, const void *image)
+{
+    ModuleLoadDataCall *call = c;
+    return call->real(call->module, image);
+}
+
+CUresult on_cuModuleLoadData(ScReal_cuModuleLoadData real, CUmodule *module, const void *image)
+{
+    ModuleLoadDataCall call = {real, module};
+    return load_through_plan("cuModuleLoadData", image, SIZE_MAX, module_load_data,
+                             module_load_data, &call);
+}
+
+typedef struct {
+    ScReal_cuModuleLoadDataEx real;
+    CUmodule *module;
+    unsigned int n_opts;
+    CUjit_option *opts;
+    void **vals;
+} ModuleLoadDataExCall;
+
+static CUresult module_load_data_ex(void *c, const void *image)
+{
+    ModuleLoadDataExCall *call = c;
+    return call->real(call->module, image, call->n_opts, call->opts, call->vals);
+}
+
+CUresult on_cuModuleLoadDataEx(ScReal_cuModuleLoadDataEx real, CUmodule *module,
+                               const void *image, unsigned int n_opts, CUjit_option *opts,
+                               void **vals)
+{
+    ModuleLoadDataExCall call = {real, module, n_opts, opts, vals};
+    return load_through_plan("cuModuleLoadDataEx", image, SIZE_MAX, module_load_data_ex,
+                             module_load_data_ex, &call);
+}
+
+typedef struct {
+    ScReal_cuModuleLoadFatBinary real;
+    CUmodule *module;
+} ModuleLoadFatBinaryCall;
+
+/* cuModuleLoadFatBinary takes fat binaries only, so scord's PTX goes through
+ * cuModuleLoadData, which yields the same kind of module. */
+static CUresult module_load_fatbin_ours(void *c, const void *ptx)
+{
+    ModuleLoadFatBinaryCall *call = c;
+    return sc_ctx.drv.module_load_data(call->module, ptx);
+}
+
+static CUresult module_load_fatbin_original(void *c, const void *image)
+{
+    ModuleLoadFatBinaryCall *call = c;
+    return call->real(call->module, image);
+}
+
+CUresult on_cuModuleLoadFatBinary(ScReal_cuModuleLoadFatBinary real, CUmodule *module,
+                                  const void *image)
+{
+    ModuleLoadFatBinaryCall call = {real, module};
+    return load_through_plan("cuModuleLoadFatBinary", image, SIZE_MAX, module_load_fatbin_ours,
+                             module_load_fatbin_original, &call);
+}
+
+typedef struct {
+    ScReal_cuModuleLoad real;
+    CUmodule *module;
+    const char *path;
+} ModuleLoadCall;
+
+static CUresult module_load_ours(void *c, const void *ptx)
+{
+    ModuleLoadCall *call = c;
+    return sc_ctx.drv.module_load_data(call->module, ptx);
+}
+
+static CUresult module_load_original(void *c, const void *image)
+{
+    (void)image;
+    ModuleLoadCall *call = c;
+    return call->real(call->module, call->path);
+}
+
+typedef struct {
+    ScReal_cuLibraryLoadData real;
+    CUlibrary *library;
+    CUjit_option *jit_opts;
+    void **jit_vals;
+    unsigned int n_jit;
+    CUlibraryOption *lib_opts;
+    void **lib_vals;
+    unsigned int n_lib;
+} LibraryLoadDataCall;
+
+static CUresult library_load_data(void *c, const void *image)
+{
+    LibraryLoadDataCall *call = c;
+    return call->real(call->library, image, call->jit_opts, call->jit_vals, call->n_jit,
+                      call->lib_opts, call->lib_vals, call->n_lib);
+}
+
+CUresult on_cuLibraryLoadData(ScReal_cuLibraryLoadData real, CUlibrary *library,
+                              const void *code, CUjit_option *jit_opts, void **jit_vals,
+                              unsigned int n_jit, CUlibraryOption *lib_opts, void **lib_vals,
+                              unsigned int n_lib)
+{
+    LibraryLoadDataCall call = {real, library, jit_opts, jit_vals, n_jit, lib_opts, lib_vals, n_lib};
+    return load_through_plan("cuLibraryLoadData", code, SIZE_MAX, library_load_data,
+                             library_load_data, &call);
+}
+
+typedef struct {
+    ScReal_cuLibraryLoadFromFile real;
+    LibraryLoadDataCall data;
+    const char *path;
+} LibraryLoadFromFileCall;
+
+static CUresult library_load_file_ours(void *c, const void *ptx)
+{
+    LibraryLoadFromFileCall *call = c;
+    return library_load_data(&call->data, ptx);
+}
+
+static CUresult library_load_file_original(void *c, const void *image)
+{
+    (void)image;
+    LibraryLoadFromFileCall *call = c;
+    LibraryLoadDataCall *d = &call->data;
+    return call->real(d->library, call->path, d->jit_opts, d->jit_vals, d->n_jit, d->lib_opts,
+                      d->lib_vals, d->n_lib);
+}
+
+/* Reads a whole code file, NUL-terminated (PTX files need it). NULL on failure. */
+static void *read_code_file(const char *path, size_t *len)
+{
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    if (!f)
+        return NULL;
+    void *data = NULL;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long n = ftell(f);
+        if (n >= 0 && (size_t)n <= MAX_CODE_FILE && fseek(f, 0, SEEK_SET) == 0) {
+            data = malloc((size_t)n + 1);
+            if (data && fread(data, 1, (size_t)n, f) == (size_t)n) {
+                ((char *)data)[n] = '\0';
+                *len = (size_t)n;
+            } else {
+                free(data);
+                data = NULL;
+            }
+        }
+    }
+    fclose(f);
+    return data;
+}
+
+/* The file variants read the file themselves so that the same plan applies;
+ * a file scord cannot read goes to the driver by name, as the program asked. */
+static CUresult load_file_through_plan(const char *origin, const char *path, ScLoadFn load_ours,
+                                       ScLoadFn load_original, void *call)
+{
+    size_t len = 0;
+    void *image = read_code_file(path, &len);
+    if (!image) {
+        sc_vlog("scord: %s(\"%s\"): cannot read the file (%s); the driver loads it unchecked\n",
+                origin, path ? path : "(null)", strerror(errno));
+        return load_original(call, NULL);
+    }
+    CUresult r = load_through_plan(origin, image, len + 1, load_ours, load_original, call);
+    free(image);
+    return r;
+}
+
+CUresult on_cuModuleLoad(ScReal_cuModuleLoad real, CUmodule *module, const char *path)
+{
+    ModuleLoadCall call = {real, module, path};
+    return load_file_through_plan("cuModuleLoad", path, module_load_ours, module_load_original,
+                                  &call);
+}
+
+CUresult on_cuLibraryLoadFromFile(ScReal_cuLibraryLoadFromFile real, CUlibrary *library,
+                                  const char *path, CUjit_option *jit_opts, void **jit_vals,
+                                  unsigned int n_jit, CUlibraryOption *lib_opts, void **lib_vals,
+                                  unsigned int n_lib)
+{
+    LibraryLoadFromFileCall call = {
+        real, {NULL, library, jit_opts, jit_vals, n_jit, lib_opts, lib_vals, n_lib}, path};
+    call.data.real = sc_driver_real("cuLibraryLoadData");
+    if (!call.data.real)
+        return real(library, path, jit_opts, jit_vals, n_jit, lib_opts, lib_vals, n_lib);
+    return load_file_through_plan("cuLibraryLoadFromFile", path, library_load_file_ours,
+                                  library_load_file_original, &call);
+}
+
+/* ---- cuLink: inputs go in as scord's PTX; the cubin it makes is scord's ---- */
+
+/* The link session's record, made on first use; the caller holds the lock. */
+static ScLinkRec *link_rec(CUlinkState state)
+{
+    ScLinkRec *l = find_link(state);
+    if (l)
+        return l;
+    if (sc_ctx.n_links == sc_ctx.cap_links) {
+        size_t cap = sc_ctx.cap_links ? 2 * sc_ctx.cap_links : 8;
+        ScLinkRec *v = realloc(sc_ctx.links, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        sc_ctx.links = v;
+        sc_ctx.cap_links = cap;
+    }
+    l = &sc_ctx.links[sc_ctx.n_links++];
+    *l = (ScLinkRec){.state = state};
+    return l;
+}
+
+static void count_link_input(CUlinkState state, bool ours)
+{
+    pthread_mutex_lock(&sc_ctx.lock);
+    ScLinkRec *l = link_rec(state);
+    if (l) {
+        if (ours)
+            l->inputs_ours++;
+        else
+            l->inputs_unchecked++;
+    }
+    pthread_mutex_unlock(&sc_ctx.lock);
+}
+
+static CUresult link_add_image(ScReal_cuLinkAddData real, CUlinkState state, CUjitInputType type,
+                               void *data, size_t size, const char *name, unsigned int n_opts,
+                               CUjit_option *opts, void **vals, const char *origin)
+{
+    if (type != CU_JIT_INPUT_PTX && type != CU_JIT_INPUT_FATBINARY) {
+        /* cubins, host objects and archives carry machine code scord cannot replace. */
+        CUresult r = real(state, type, data, size, name, n_opts, opts, vals);
+        if (r == CUDA_SUCCESS) {
+            count_link_input(state, false);
+            sc_vlog("scord: %s(\"%s\"): input of type %d is machine code; the linked module "
+                    "runs unchecked\n",
+                    origin, name ? name : "", (int)type);
+        }
+        return r;
+    }
+    ScModuleRec *m = new_module(origin, data, size ? size : SIZE_MAX);
+    if (!m)
+        return real(state, type, data, size, name, n_opts, opts, vals);
+    CUresult ours = CUDA_ERROR_UNKNOWN;
+    if (m->plan.verdict == SC_PLAN_PTX) {
+        ours = real(state, CU_JIT_INPUT_PTX, m->plan.ptx, m->plan.ptx_len + 1, name, n_opts, opts,
+                    vals);
+        if (ours == CUDA_SUCCESS) {
+            count_link_input(state, true);
+            record_module(m, true, ours);
+            return ours;
+        }
+    }
+    CUresult r = real(state, type, data, size, name, n_opts, opts, vals);
+    if (r == CUDA_SUCCESS)
+        count_link_input(state, false);
+    record_module(m, false, ours);
+    return r;
+}
+
+CUresult on_cuLinkAddData(ScReal_cuLinkAddData real, CUlinkState state, CUjitInputType type,
+                          void *data, size_t size, const char *name, unsigned int n_opts,
+                          CUjit_option *opts, void **vals)
+{
+    return link_add_image(real, state, type, data, size, name, n_opts, opts, vals,
+                          "cuLinkAddData");
+}
+
+CUresult on_cuLinkAddFile(ScReal_cuLinkAddFile real, CUlinkState state, CUjitInputType type,
+                          const char *path, unsigned int n_opts, CUjit_option *opts, void **vals)
+{
+    size_t len = 0;
+    void *data = NULL;
+    if (type == CU_JIT_INPUT_PTX || type == CU_JIT_INPUT_FATBINARY)
+        data = read_code_file(path, &len);
+    if (!data || !sc_ctx.drv.link_add_data) {
+        CUresult r = real(state, type, path, n_opts, opts, vals);
+        if (r == CUDA_SUCCESS)
+            count_link_input(state, false);
+        free(data);
+        return r;
+    }
+    CUresult r = link_add_image(sc_ctx.drv.link_add_data, state, type, data, len + 1, path, n_opts,
+                                opts, vals, "cuLinkAddFile");
+    free(data);
+    return r;
+}
+
+CUresult on_cuLinkComplete(ScReal_cuLinkComplete real, CUlinkState state, void **cubin,
+                           size_t *size)
+{
+    CUresult r = real(state, cubin, size);
+    if (r == CUDA_SUCCESS && cubin) {
+        pthread_mutex_lock(&sc_ctx.lock);
+        ScLinkRec *l = link_rec(state);
+        if (l)
+            l->cubin = *cubin;
+        pthread_mutex_unlock(&sc_ctx.lock);
+    }
+    return r;
+}
+
+CUresult on_cuLinkDestroy(ScReal_cuLinkDestroy real, CUlinkState state)
+{
+    pthread_mutex_lock(&sc_ctx.lock);
+    ScLinkRec *l = find_link(state);
+    if (l)
+        *l = sc_ctx.links[--sc_ctx.n_links];
+    pthread_mutex_unlock(&sc_ctx.lock);
+    return real(state);
+}

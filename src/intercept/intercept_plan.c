@@ -1,0 +1,163 @@
+/* intercept_plan.c: choosing the PTX scord loads in place of a program's code image. */
+#include "intercept/intercept_plan.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void appendf(char *buf, size_t n, const char *fmt, ...) SC_PRINTF(3, 4);
+static void appendf(char *buf, size_t n, const char *fmt, ...)
+{
+    size_t len = strnlen(buf, n);
+    if (len + 1 >= n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + len, n - len, fmt, ap);
+    va_end(ap);
+}
+
+static const char *compression_name(ScCompression c)
+{
+    switch (c) {
+    case SC_COMPRESS_NONE:
+        return "";
+    case SC_COMPRESS_LZ4:
+        return " lz4";
+    case SC_COMPRESS_ZSTD:
+        return " zstd";
+    }
+    return "";
+}
+
+static void describe_entry(const ScFatbinEntry *e, char *buf, size_t n)
+{
+    if (e->kind == SC_ENTRY_PTX)
+        appendf(buf, n, "compute_%u PTX %u.%u%s", e->arch, e->version_major, e->version_minor,
+                compression_name(e->compression));
+    else
+        appendf(buf, n, "sm_%u ELF%s", e->arch, compression_name(e->compression));
+}
+
+static void plan_fatbin(const void *image, size_t avail, unsigned device_sm, ScLoadPlan *plan)
+{
+    ScFatbin fb = {0};
+    ScErr err = {0};
+    if (!sc_fatbin_parse(image, avail, &fb, &err)) {
+        plan->verdict = SC_PLAN_UNREADABLE;
+        snprintf(plan->reason, sizeof plan->reason, "unreadable fat binary: %s", err.msg);
+        return;
+    }
+    snprintf(plan->what, sizeof plan->what, "%s:", sc_fatbin_kind_name(plan->kind));
+    for (size_t i = 0; i < fb.n_entries; i++) {
+        appendf(plan->what, sizeof plan->what, "%s", i ? ", " : " ");
+        describe_entry(&fb.entries[i], plan->what, sizeof plan->what);
+    }
+    const ScFatbinEntry *pick = sc_fatbin_pick_ptx(&fb, device_sm);
+    if (!pick) {
+        plan->verdict = SC_PLAN_UNCHECKED;
+        snprintf(plan->reason, sizeof plan->reason,
+                 "it holds no PTX that a compute_%u device can JIT", device_sm);
+        for (size_t i = 0; i < fb.n_entries; i++)
+            if (fb.entries[i].kind == SC_ENTRY_ELF && fb.entries[i].arch <= device_sm &&
+                fb.entries[i].arch > plan->elf_arch)
+                plan->elf_arch = fb.entries[i].arch;
+        sc_fatbin_free(&fb);
+        return;
+    }
+    uint8_t *data;
+    size_t len;
+    if (!sc_fatbin_entry_data(pick, &data, &len, &err)) {
+        plan->verdict = SC_PLAN_UNREADABLE;
+        snprintf(plan->reason, sizeof plan->reason, "cannot extract its PTX: %s", err.msg);
+        sc_fatbin_free(&fb);
+        return;
+    }
+    plan->verdict = SC_PLAN_PTX;
+    plan->ptx = (char *)data;
+    plan->ptx_len = len;
+    describe_entry(pick, plan->chosen, sizeof plan->chosen);
+    sc_fatbin_free(&fb);
+}
+
+void sc_plan_image(const void *image, size_t avail, unsigned device_sm, ScLoadPlan *plan)
+{
+    *plan = (ScLoadPlan){0};
+    if (!image) {
+        plan->verdict = SC_PLAN_UNREADABLE;
+        snprintf(plan->reason, sizeof plan->reason, "no image (NULL pointer)");
+        return;
+    }
+    plan->kind = sc_fatbin_sniff(image, avail);
+    switch (plan->kind) {
+    case SC_IMAGE_WRAPPER:
+    case SC_IMAGE_FATBIN:
+        plan_fatbin(image, avail, device_sm, plan);
+        return;
+    case SC_IMAGE_PTX: {
+        size_t len = strnlen(image, avail);
+        char *copy = malloc(len + 1);
+        if (!copy) {
+            plan->verdict = SC_PLAN_UNREADABLE;
+            snprintf(plan->reason, sizeof plan->reason, "out of memory copying %zu bytes of PTX",
+                     len);
+            return;
+        }
+        memcpy(copy, image, len);
+        copy[len] = '\0';
+        plan->verdict = SC_PLAN_PTX;
+        plan->ptx = copy;
+        plan->ptx_len = len;
+        snprintf(plan->what, sizeof plan->what, "PTX text (%zu bytes)", len);
+        snprintf(plan->chosen, sizeof plan->chosen, "the PTX as given");
+        return;
+    }
+    case SC_IMAGE_ELF:
+        plan->verdict = SC_PLAN_UNCHECKED;
+        snprintf(plan->what, sizeof plan->what, "cubin (ELF)");
+        snprintf(plan->reason, sizeof plan->reason, "it is machine code (cubin) with no PTX");
+        plan->elf_arch = device_sm;
+        return;
+    case SC_IMAGE_ARCHIVE:
+        plan->verdict = SC_PLAN_UNCHECKED;
+        snprintf(plan->what, sizeof plan->what, "library archive");
+        snprintf(plan->reason, sizeof plan->reason,
+                 "scord does not look inside library archives yet");
+        return;
+    case SC_IMAGE_UNKNOWN:
+        plan->verdict = SC_PLAN_UNREADABLE;
+        snprintf(plan->what, sizeof plan->what, "unknown image");
+        snprintf(plan->reason, sizeof plan->reason,
+                 "unrecognized image format (not a fat binary, cubin or PTX text)");
+        return;
+    }
+}
+
+void sc_plan_free(ScLoadPlan *plan)
+{
+    free(plan->ptx);
+    plan->ptx = NULL;
+}
+
+void sc_plan_rebuild_hint(const ScLoadPlan *plan, char *buf, size_t n)
+{
+    unsigned sm = plan->elf_arch ? plan->elf_arch : 75;
+    snprintf(buf, n,
+             "rebuild with -gencode arch=compute_%u,code=compute_%u added (or -arch=sm_%u, "
+             "which keeps PTX) to have its kernels checked",
+             sm, sm, sm);
+}
+
+const char *sc_plan_verdict_name(ScPlanVerdict v)
+{
+    switch (v) {
+    case SC_PLAN_PTX:
+        return "loaded from PTX";
+    case SC_PLAN_UNCHECKED:
+        return "unchecked";
+    case SC_PLAN_UNREADABLE:
+        return "unreadable";
+    }
+    return "?";
+}

@@ -1,0 +1,35 @@
+/* intercept_plan.h: what scord does with one code image the program loads:
+ * load PTX of its own in its place, or let the original run unchecked and say why.
+ * Pure: no driver calls, so the decision is unit-tested on the CPU. */
+#ifndef SC_INTERCEPT_PLAN_H
+#define SC_INTERCEPT_PLAN_H
+
+#include "common/sc_defs.h"
+#include "fatbin/fatbin.h"
+
+typedef enum ScPlanVerdict {
+    SC_PLAN_PTX,        /* scord hands the driver PTX text it controls */
+    SC_PLAN_UNCHECKED,  /* the image has no PTX: it runs as it is, unchecked */
+    SC_PLAN_UNREADABLE, /* scord cannot read the image: it runs as it is, unchecked */
+} ScPlanVerdict;
+
+typedef struct ScLoadPlan {
+    ScPlanVerdict verdict;
+    ScImageKind kind;
+    char *ptx;            /* SC_PLAN_PTX: malloc'd, NUL-terminated; must outlive the module */
+    size_t ptx_len;
+    char what[256];       /* the image: "fat binary: sm_75 ELF, compute_75 PTX 9.0 zstd" */
+    char chosen[96];      /* SC_PLAN_PTX: the entry picked: "compute_75 PTX 9.0" */
+    char reason[640];     /* otherwise: why it runs unchecked */
+    unsigned elf_arch;    /* SC_PLAN_UNCHECKED: the SM of its machine code, for the hint */
+} ScLoadPlan;
+
+/* avail: bytes readable at image, SIZE_MAX when unknown (a pointer from a driver
+ * call). device_sm: compute capability of the device, e.g. 90. */
+void sc_plan_image(const void *image, size_t avail, unsigned device_sm, ScLoadPlan *plan);
+void sc_plan_free(ScLoadPlan *plan);
+/* How to rebuild so that an unchecked image's kernels get checked. */
+void sc_plan_rebuild_hint(const ScLoadPlan *plan, char *buf, size_t n);
+const char *sc_plan_verdict_name(ScPlanVerdict v);
+
+#endif
