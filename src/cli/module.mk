@@ -1,0 +1,1 @@
+CLI_SRCS += src/cli/scord.c
