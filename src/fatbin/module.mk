@@ -1,0 +1,1 @@
+CORE_SRCS += src/fatbin/fatbin_parse.c
