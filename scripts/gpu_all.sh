@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# scripts/gpu_all.sh: the one script run on the GPU machine. Records the environment,
+# runs every GPU section, and leaves in $OUT (default ./gpu-out) a few flat files that
+# come back from the machine, among them results-<date>.md, ready to commit under results/.
+#
+# Usage: bash scripts/gpu_all.sh            (from anywhere; OUT=DIR to choose the folder)
+# Each section NAME is one script that writes NAME.tsv (one row per check, last column
+# `result`: "pass" or why not), NAME.log and optionally NAME-*.tar.gz into $OUT. Only 8
+# files, in no folders, come back from the machine, so $OUT ends as env.txt,
+# gpu_all.log (this console output), results-<date>.md, one NAME.tsv per section and
+# logs-<date>.tar.gz holding every section's log and archives. Exits 1 if any section failed.
+# Environment: OUT, BUILD (build tree, default build), JOBS (make -j, default 16).
+set -u -o pipefail
+
+cd "$(dirname "$0")/.." || exit 2
+OUT=${OUT:-./gpu-out}
+mkdir -p "$OUT" || exit 2
+OUT=$(cd "$OUT" && pwd) || exit 2
+export BUILD=${BUILD:-build}
+export JOBS=${JOBS:-16}
+DATE=$(date -u +%Y-%m-%d)
+RESULTS=$OUT/results-$DATE.md
+LOGS=logs-$DATE.tar.gz
+SECTIONS=()
+
+# The commit under test: the copy on the GPU machine may have no .git, in which case
+# whoever copies the tree writes the commit id into a file COMMIT at its root.
+commit_id() {
+    if [ -e .git ] && command -v git >/dev/null 2>&1 && git rev-parse HEAD >/dev/null 2>&1; then
+        local dirty=''
+        [ -z "$(git status --porcelain --untracked-files=no)" ] || dirty=' (plus uncommitted changes)'
+        echo "$(git rev-parse HEAD)$dirty"
+    elif [ -s COMMIT ]; then
+        echo "$(head -n 1 COMMIT) (from the COMMIT file)"
+    else
+        echo "unknown (no git checkout and no COMMIT file)"
+    fi
+}
+
+# The output of a command, or why there is none; never stops the run.
+probe() {
+    local out
+    if ! command -v "$1" >/dev/null 2>&1; then
+        echo "$1 not found"
+    elif ! out=$("$@" 2>&1); then
+        echo "$1 failed: $(printf '%s' "$out" | head -n 1)"
+    else
+        printf '%s\n' "$out"
+    fi
+}
+
+# The part of a probe's output that matches an extended regex, else its first line.
+probe_match() {
+    local pattern=$1 out line
+    shift
+    out=$(probe "$@")
+    line=$(printf '%s\n' "$out" | grep -o -i -m 1 -E -e "$pattern") ||
+        line=$(printf '%s\n' "$out" | head -n 1)
+    echo "$line"
+}
+
+write_env() {
+    {
+        echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+        echo "commit: $(commit_id)"
+        probe nvidia-smi --query-gpu=index,name,compute_cap,memory.total,driver_version \
+            --format=csv,noheader | sed 's/^/gpu: /'
+        echo "driver: $(probe_match 'CUDA Version: [0-9.]+' nvidia-smi)"
+        echo "nvcc: $(probe_match 'release [0-9.]+, V[0-9.]+' nvcc --version)"
+        echo "compute-sanitizer: $(probe_match 'Version [0-9.]+' compute-sanitizer --version)"
+        echo "host: $(uname -srm), $(nproc) CPUs"
+    } >"$OUT/env.txt"
+    cat "$OUT/env.txt"
+}
+
+# One section: a script of its own, writing its files into $OUT.
+run_section() {
+    local name=$1
+    shift
+    echo
+    echo "==== section $name: $*"
+    local t0=$SECONDS rc=0
+    "$@" || rc=$?
+    SECTIONS+=("$name $rc $((SECONDS - t0))")
+}
+
+# "N of M rows passed" from a section's TSV.
+tsv_summary() {
+    local tsv=$OUT/$1.tsv
+    if [ ! -s "$tsv" ]; then
+        echo "no $1.tsv written"
+        return
+    fi
+    awk -F'\t' 'NR > 1 { n++; if ($NF == "pass") p++ }
+                END { printf "%d of %d rows passed\n", p, n }' "$tsv"
+}
+
+tsv_to_markdown() {
+    awk -F'\t' '{ line = "|"; for (i = 1; i <= NF; i++) line = line " " $i " |"; print line
+                  if (NR == 1) { line = "|"; for (i = 1; i <= NF; i++) line = line " --- |"; print line } }' "$1"
+}
+
+write_results() {
+    {
+        echo "# scord GPU results, $DATE"
+        echo
+        echo "Produced by \`bash scripts/gpu_all.sh\`; the raw files are env.txt and one TSV per section."
+        echo
+        echo "## Environment"
+        echo
+        echo '```text'
+        cat "$OUT/env.txt"
+        echo '```'
+        echo
+        echo "## Sections"
+        echo
+        echo "| section | exit code | seconds | rows |"
+        echo "| --- | --- | --- | --- |"
+        local s name rc secs
+        for s in "${SECTIONS[@]}"; do
+            read -r name rc secs <<<"$s"
+            echo "| $name | $rc | $secs | $(tsv_summary "$name") |"
+        done
+        for s in "${SECTIONS[@]}"; do
+            read -r name rc secs <<<"$s"
+            [ -s "$OUT/$name.tsv" ] || continue
+            echo
+            echo "## $name"
+            echo
+            tsv_to_markdown "$OUT/$name.tsv"
+        done
+    } >"$RESULTS"
+}
+
+# Moves each section's log and archives into one archive, keeping $OUT small.
+bundle_logs() {
+    local s name rc secs f files=()
+    for s in "${SECTIONS[@]}"; do
+        read -r name rc secs <<<"$s"
+        for f in "$OUT/$name.log" "$OUT/$name"-*.tar.gz; do
+            [ -e "$f" ] && files+=("$(basename "$f")")
+        done
+    done
+    [ "${#files[@]}" -gt 0 ] || return 0
+    if tar -czf "$OUT/$LOGS" -C "$OUT" "${files[@]}"; then
+        (cd "$OUT" && rm -f -- "${files[@]}")
+    else
+        echo "gpu_all: could not write $OUT/$LOGS; the logs stay as they are"
+    fi
+}
+
+print_summary() {
+    echo
+    echo "==== summary ($DATE, commit $(commit_id))"
+    printf '%-14s %-5s %-8s %s\n' section rc seconds rows
+    local s name rc secs failed=0
+    for s in "${SECTIONS[@]}"; do
+        read -r name rc secs <<<"$s"
+        printf '%-14s %-5s %-8s %s\n' "$name" "$rc" "$secs" "$(tsv_summary "$name")"
+        [ "$rc" -eq 0 ] || failed=1
+        [ -s "$OUT/$name.tsv" ] && awk -F'\t' -v s="$name" 'NR > 1 && $NF != "pass" {
+            printf "  %s: %s %s: %s\n", s, $1, $2, $NF }' "$OUT/$name.tsv"
+    done
+    echo "results: $RESULTS (copy to results/ to commit); logs: $OUT/$LOGS"
+    return "$failed"
+}
+
+main() {
+    echo "==== gpu_all: $(pwd), outputs in $OUT"
+    write_env
+
+    # ---- Foundation (issue 2): every pass-through program natively and under scord.
+    run_section passthrough bash scripts/gpu_passthrough.sh "$OUT"
+
+    # Further sections are added here, one run_section call each, once their scripts
+    # exist: the race suite, the comparison with compute-sanitizer racecheck, the
+    # benchmarks. With env.txt, gpu_all.log, the results file and the logs archive,
+    # four sections fill the 8 files that come back.
+
+    write_results
+    bundle_logs
+    print_summary
+}
+
+main 2>&1 | tee "$OUT/gpu_all.log"
+exit "${PIPESTATUS[0]}"
