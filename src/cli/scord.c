@@ -25,6 +25,7 @@ enum {
 
 #define HELP_COLUMN 24
 #define HELP_WIDTH 79
+#define NBSP "\1" /* in help text: a space that does not break the line */
 /* The status pipe's write end is moved to this fd or above, clear of the low
  * numbers programs and shell scripts (`exec 3>...`) pick themselves. */
 #define STATUS_FD_MIN 100
@@ -87,7 +88,10 @@ static void wrap(ScBuf *out, size_t col, size_t indent, const char *text)
             if (n == 0)
                 n = strcspn(p, " ");
         }
-        sc_buf_printf(out, "%*s%.*s\n", (int)(indent - col), "", (int)n, p);
+        sc_buf_printf(out, "%*s", (int)(indent - col), "");
+        for (size_t k = 0; k < n; k++)
+            sc_buf_append(out, p[k] == NBSP[0] ? " " : &p[k], 1);
+        sc_buf_puts(out, "\n");
         col = 0;
         p += n;
         while (*p == ' ')
@@ -122,7 +126,7 @@ static void print_help(void)
         sc_buf_puts(&text, opt->help);
         if (opt->type != SC_OPTION_TYPE_BOOL) {
             size_t at = text.len;
-            sc_buf_puts(&text, " (default: ");
+            sc_buf_puts(&text, " (default:" NBSP);
             size_t value_at = text.len;
             sc_options_format_value(&defaults, opt, &text);
             if (text.len == value_at)
