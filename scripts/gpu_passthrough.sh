@@ -11,7 +11,9 @@
 # build logs). Runs every row whatever fails before it; exits 1 if any row or build
 # failed, 2 on bad usage.
 # Environment: BUILD (build tree, default build), JOBS (make -j, default 16),
-# RUN_TIMEOUT (seconds per program run, default 120), SCORD (default $BUILD/bin/scord).
+# RUN_TIMEOUT (seconds per program run, default 30), BUDGET (seconds after which the
+# rows not yet run fail as `time-budget`, default 420, so that the results come back
+# from a GPU machine that allows 10 minutes a command), SCORD (default $BUILD/bin/scord).
 set -u -o pipefail
 
 # What libscord prints under --verbose for each module it loads from its own PTX and
@@ -46,7 +48,8 @@ OUTDIR=$(cd "$1" && pwd) || exit 2
 cd "$(dirname "$0")/.." || exit 2
 BUILD=${BUILD:-build}
 JOBS=${JOBS:-16}
-RUN_TIMEOUT=${RUN_TIMEOUT:-120}
+RUN_TIMEOUT=${RUN_TIMEOUT:-30}
+BUDGET=${BUDGET:-420}
 SCORD=${SCORD:-$BUILD/bin/scord}
 GPU_DIR=$BUILD/gpu
 RUNS=$BUILD/gpu-runs
@@ -110,7 +113,10 @@ run_row() {
     local nrc=- src=- same=- verdict=- ns=- ss=- why=''
     log ""
     log "== $name ($mode)"
-    if [ ! -x "$prog" ]; then
+    if [ "$SECONDS" -ge "$BUDGET" ]; then
+        why='time-budget'
+        log "not run: the script has run ${SECONDS}s, its budget is ${BUDGET}s"
+    elif [ ! -x "$prog" ]; then
         why='not-built'
         log "$prog was not built: see the gpu-progs build log"
     else
