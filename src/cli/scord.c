@@ -129,11 +129,12 @@ static void print_help(void)
             sc_buf_puts(&text, " (default:" NBSP);
             size_t value_at = text.len;
             sc_options_format_value(&defaults, opt, &text);
-            if (text.len == value_at)
-                text.len = at; /* an empty default means "not set": say nothing */
-            else
+            if (text.len == value_at) { /* an empty default means "not set": say nothing */
+                text.len = at;
+                text.data[at] = '\0';
+            } else {
                 sc_buf_puts(&text, ")");
-            text.data[text.len] = '\0';
+            }
         }
         help_item(&h, left.data, text.data);
     }
@@ -280,29 +281,30 @@ static bool find_library(char *out, ScErr *err)
     return true;
 }
 
-static bool set_env(const char *name, const char *value, ScErr *err)
+/* Sets name to value's text and frees value. */
+static bool set_env(const char *name, ScBuf *value, ScErr *err)
 {
-    if (setenv(name, value, 1) != 0)
-        return sc_err_set(err, "cannot set %s: %s", name, strerror(errno));
-    return true;
+    bool ok = true;
+    if (value->oom)
+        ok = sc_err_set(err, "out of memory setting %s", name);
+    else if (setenv(name, value->data ? value->data : "", 1) != 0)
+        ok = sc_err_set(err, "cannot set %s: %s", name, strerror(errno));
+    sc_buf_free(value);
+    return ok;
 }
 
 static bool prepare_env(const Launch *l, int status_fd, ScErr *err)
 {
-    ScBuf v = {0};
+    ScBuf preload = {0}, options = {0}, fd = {0};
     const char *old = getenv("LD_PRELOAD");
-    sc_buf_printf(&v, "%s%s%s", l->library, old && *old ? ":" : "", old && *old ? old : "");
-    bool ok = !v.oom && set_env("LD_PRELOAD", v.data, err);
-    v.len = 0;
-    sc_options_format_env(&l->opts, &v);
-    ok = ok && !v.oom && set_env(SC_ENV_OPTIONS, v.data ? v.data : "", err);
-    v.len = 0;
-    sc_buf_printf(&v, "%d", status_fd);
-    ok = ok && !v.oom && set_env(SC_ENV_STATUS_FD, v.data, err);
-    if (ok && v.oom)
-        ok = sc_err_set(err, "out of memory");
-    sc_buf_free(&v);
-    return ok;
+    sc_buf_puts(&preload, l->library);
+    if (old && *old)
+        sc_buf_printf(&preload, ":%s", old);
+    sc_options_format_env(&l->opts, &options);
+    sc_buf_printf(&fd, "%d", status_fd);
+    bool ok = set_env("LD_PRELOAD", &preload, err);
+    ok = set_env(SC_ENV_OPTIONS, &options, err) && ok;
+    return set_env(SC_ENV_STATUS_FD, &fd, err) && ok;
 }
 
 /* The status pipe: the read end stays here; the write end, non-blocking so a
