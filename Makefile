@@ -37,7 +37,8 @@ UNIT_TESTS   :=
 TEST_DEPS    :=
 BUILD_ALL    :=
 
-include $(sort $(wildcard src/*/*.mk) $(wildcard tests/*/*.mk))
+.DEFAULT_GOAL := all
+include $(sort $(wildcard src/*/*.mk) $(wildcard tests/*/*.mk) $(wildcard examples/*.mk))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 CORE_OBJS    := $(call obj,$(CORE_SRCS))
