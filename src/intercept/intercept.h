@@ -22,6 +22,9 @@ typedef struct ScDriver {
     ScReal_cuModuleLoadData module_load_data;
     ScReal_cuModuleLoadDataEx module_load_data_ex;
     ScReal_cuLinkAddData link_add_data;
+    CUresult (*link_create)(unsigned int, CUjit_option *, void **, CUlinkState *);
+    ScReal_cuLinkComplete link_complete;
+    ScReal_cuLinkDestroy link_destroy;
     CUresult (*ctx_get_device)(CUdevice *);
     CUresult (*device_get)(CUdevice *, int);
     CUresult (*device_get_attribute)(int *, CUdevice_attribute, CUdevice);
@@ -35,6 +38,7 @@ typedef struct ScModuleRec {
     const char *origin;   /* the driver call that loaded it */
     ScLoadPlan plan;      /* what scord decided, and the PTX it loaded */
     bool loaded_ours;     /* the driver accepted scord's PTX */
+    void *linked;         /* SC_PLAN_LINK: the cubin scord linked (kept for the driver) */
     char fallback[320];   /* why the original image ran instead, if it did */
 } ScModuleRec;
 

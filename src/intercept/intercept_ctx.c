@@ -116,8 +116,11 @@ static void write_summary(void)
     unsigned long launches = __atomic_load_n(&sc_ctx.launches, __ATOMIC_RELAXED);
     unsigned long graphs = __atomic_load_n(&sc_ctx.graph_launches, __ATOMIC_RELAXED);
     if (sc_ctx.init_result == (CUresult)-1 && sc_ctx.n_modules == 0) {
-        sc_log("scord: the program never initialized the CUDA driver (no GPU or no driver "
-               "on this machine?); nothing was checked\n");
+        /* Every process under the launcher has scord preloaded, shells and tools
+         * included: only --verbose mentions those that never used CUDA. */
+        sc_vlog("scord: process %ld never initialized the CUDA driver (no GPU or no driver "
+                "on this machine?); nothing was checked\n",
+                (long)getpid());
     } else if (sc_ctx.init_result != CUDA_SUCCESS && sc_ctx.init_result != (CUresult)-1) {
         sc_log("scord: the CUDA driver failed to initialize (%s): no CUDA device was found or "
                "it is unusable; nothing was checked\n",

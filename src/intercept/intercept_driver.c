@@ -92,6 +92,9 @@ static void load_driver(void)
     d->module_load_data = (ScReal_cuModuleLoadData)hooks[HOOK_cuModuleLoadData].real;
     d->module_load_data_ex = (ScReal_cuModuleLoadDataEx)hooks[HOOK_cuModuleLoadDataEx].real;
     d->link_add_data = (ScReal_cuLinkAddData)hooks[HOOK_cuLinkAddData_v2].real;
+    d->link_complete = (ScReal_cuLinkComplete)hooks[HOOK_cuLinkComplete].real;
+    d->link_destroy = (ScReal_cuLinkDestroy)hooks[HOOK_cuLinkDestroy].real;
+    *(void **)&d->link_create = sym(libcuda, "cuLinkCreate_v2");
     *(void **)&d->ctx_get_device = sym(libcuda, "cuCtxGetDevice");
     *(void **)&d->device_get = sym(libcuda, "cuDeviceGet");
     *(void **)&d->device_get_attribute = sym(libcuda, "cuDeviceGetAttribute");

@@ -58,11 +58,45 @@ static bool cubin_is_ours(const void *image)
     return ours;
 }
 
+static bool plan_has_ptx(const ScLoadPlan *p)
+{
+    return p->verdict == SC_PLAN_PTX || p->verdict == SC_PLAN_LINK;
+}
+
+/* Links the PTX of an -rdc image's translation units into a cubin of scord's own
+ * (malloc'd in *cubin_out, kept for as long as the module lives). */
+static CUresult link_translation_units(const ScLoadPlan *plan, void **cubin_out)
+{
+    ScDriver *d = &sc_ctx.drv;
+    if (!d->link_create || !d->link_add_data || !d->link_complete || !d->link_destroy)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    CUlinkState state;
+    CUresult r = d->link_create(0, NULL, NULL, &state);
+    if (r != CUDA_SUCCESS)
+        return r;
+    for (size_t i = 0; i < plan->n_link_ptx && r == CUDA_SUCCESS; i++)
+        r = d->link_add_data(state, CU_JIT_INPUT_PTX, plan->link_ptx[i],
+                             strlen(plan->link_ptx[i]) + 1, "scord", 0, NULL, NULL);
+    void *cubin = NULL;
+    size_t size = 0;
+    if (r == CUDA_SUCCESS)
+        r = d->link_complete(state, &cubin, &size);
+    if (r == CUDA_SUCCESS) {
+        *cubin_out = malloc(size);
+        if (*cubin_out)
+            memcpy(*cubin_out, cubin, size);
+        else
+            r = CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    d->link_destroy(state);
+    return r;
+}
+
 /* Records the module and prints what happened to it. Takes ownership of m. */
 static void record_module(ScModuleRec *m, bool loaded_ours, CUresult ours_result)
 {
     m->loaded_ours = loaded_ours;
-    if (m->plan.verdict == SC_PLAN_PTX && !loaded_ours)
+    if (plan_has_ptx(&m->plan) && !loaded_ours)
         snprintf(m->fallback, sizeof m->fallback, "the driver rejected scord's PTX (%s)",
                  sc_cu_error(ours_result));
     pthread_mutex_lock(&sc_ctx.lock);
@@ -84,7 +118,7 @@ static void record_module(ScModuleRec *m, bool loaded_ours, CUresult ours_result
     if (loaded_ours) {
         sc_vlog("scord: module %u (%s, %s) loaded from PTX: %s, %zu bytes\n", m->id, m->origin,
                 p->what, p->chosen, p->ptx_len);
-    } else if (p->verdict == SC_PLAN_PTX) {
+    } else if (plan_has_ptx(p)) {
         sc_log("scord: module %u (%s, %s) runs unchecked: %s\n", m->id, m->origin, p->what,
                m->fallback);
     } else if (p->verdict == SC_PLAN_UNREADABLE) {
@@ -97,6 +131,7 @@ static void record_module(ScModuleRec *m, bool loaded_ours, CUresult ours_result
     }
     if (!kept) {
         sc_plan_free(&m->plan);
+        free(m->linked);
         free(m);
     }
 }
@@ -133,18 +168,24 @@ static CUresult load_through_plan(const char *origin, const void *image, size_t 
     if (!m)
         return load_original(call, image);
     CUresult ours = CUDA_ERROR_UNKNOWN;
-    if (m->plan.verdict == SC_PLAN_PTX) {
-        ours = load_ours(call, m->plan.ptx);
+    const void *our_image = m->plan.ptx;
+    if (m->plan.verdict == SC_PLAN_LINK) {
+        ours = link_translation_units(&m->plan, &m->linked);
+        our_image = m->linked;
+    }
+    if (our_image) {
+        ours = load_ours(call, our_image);
         if (ours == CUDA_SUCCESS) {
             record_module(m, true, ours);
             return ours;
         }
     }
     CUresult r = load_original(call, image);
-    if (r == CUDA_SUCCESS || m->plan.verdict == SC_PLAN_PTX) {
+    if (r == CUDA_SUCCESS || plan_has_ptx(&m->plan)) {
         record_module(m, false, ours);
     } else {
         sc_plan_free(&m->plan);
+        free(m->linked);
         free(m);
     }
     return r;
@@ -404,6 +445,19 @@ static CUresult link_add_image(ScReal_cuLinkAddData real, CUlinkState state, CUj
     if (m->plan.verdict == SC_PLAN_PTX) {
         ours = real(state, CU_JIT_INPUT_PTX, m->plan.ptx, m->plan.ptx_len + 1, name, n_opts, opts,
                     vals);
+    } else if (m->plan.verdict == SC_PLAN_LINK) {
+        /* A link session takes the translation units one by one. If one is refused,
+         * the whole session fails, as it would have with the original input. */
+        ours = CUDA_SUCCESS;
+        for (size_t i = 0; i < m->plan.n_link_ptx && ours == CUDA_SUCCESS; i++)
+            ours = real(state, CU_JIT_INPUT_PTX, m->plan.link_ptx[i],
+                        strlen(m->plan.link_ptx[i]) + 1, name, n_opts, opts, vals);
+        if (ours != CUDA_SUCCESS) {
+            record_module(m, false, ours);
+            return ours;
+        }
+    }
+    if (plan_has_ptx(&m->plan)) {
         if (ours == CUDA_SUCCESS) {
             count_link_input(state, true);
             record_module(m, true, ours);

@@ -18,41 +18,85 @@ static void appendf(char *buf, size_t n, const char *fmt, ...)
     va_end(ap);
 }
 
-static const char *compression_name(ScCompression c)
-{
-    switch (c) {
-    case SC_COMPRESS_NONE:
-        return "";
-    case SC_COMPRESS_LZ4:
-        return " lz4";
-    case SC_COMPRESS_ZSTD:
-        return " zstd";
-    }
-    return "";
-}
-
 static void describe_entry(const ScFatbinEntry *e, char *buf, size_t n)
 {
     if (e->kind == SC_ENTRY_PTX)
-        appendf(buf, n, "compute_%u PTX %u.%u%s", e->arch, e->version_major, e->version_minor,
-                compression_name(e->compression));
+        appendf(buf, n, "compute_%u%s PTX %u.%u", e->arch, e->arch_specific ? "a" : "",
+                e->version_major, e->version_minor);
     else
-        appendf(buf, n, "sm_%u ELF%s", e->arch, compression_name(e->compression));
+        appendf(buf, n, "sm_%u%s ELF", e->arch, e->arch_specific ? "a" : "");
+    if (e->compression != SC_COMPRESS_NONE)
+        appendf(buf, n, " %s", sc_fatbin_compression_name(e->compression));
+}
+
+/* Decompressed PTX of one entry, or false with the plan marked unreadable. */
+static bool entry_ptx(const ScFatbinEntry *e, ScLoadPlan *plan, char **ptx, size_t *len)
+{
+    uint8_t *data;
+    ScErr err = {0};
+    if (!sc_fatbin_entry_data(e, &data, len, &err)) {
+        plan->verdict = SC_PLAN_UNREADABLE;
+        snprintf(plan->reason, sizeof plan->reason, "cannot extract its PTX: %s", err.msg);
+        return false;
+    }
+    *ptx = (char *)data;
+    return true;
+}
+
+/* An -rdc image (wrapper version 2): container 0 is the device-linked machine code,
+ * containers 1.. the relocatable code of each translation unit, which the driver
+ * links at load time when the machine code does not fit the device. scord links
+ * the PTX of every translation unit instead. */
+static void plan_link(const ScFatbin *fb, unsigned device_sm, ScLoadPlan *plan)
+{
+    size_t n = fb->n_containers > 0 ? fb->n_containers - 1 : 0;
+    plan->link_ptx = calloc(n ? n : 1, sizeof *plan->link_ptx);
+    if (!plan->link_ptx) {
+        plan->verdict = SC_PLAN_UNREADABLE;
+        snprintf(plan->reason, sizeof plan->reason, "out of memory");
+        return;
+    }
+    for (size_t c = 1; c < fb->n_containers; c++) {
+        const ScFatbinEntry *pick = sc_fatbin_pick_ptx_in(fb, c, device_sm);
+        if (!pick) {
+            plan->verdict = SC_PLAN_UNCHECKED;
+            snprintf(plan->reason, sizeof plan->reason,
+                     "translation unit %zu of this -rdc image has no PTX that a compute_%u "
+                     "device can JIT",
+                     c, device_sm);
+            return;
+        }
+        size_t len;
+        if (!entry_ptx(pick, plan, &plan->link_ptx[plan->n_link_ptx], &len))
+            return;
+        plan->n_link_ptx++;
+        if (c == 1)
+            describe_entry(pick, plan->chosen, sizeof plan->chosen);
+    }
+    appendf(plan->chosen, sizeof plan->chosen, " (%zu translation units linked)",
+            plan->n_link_ptx);
+    plan->verdict = SC_PLAN_LINK;
 }
 
 static void plan_fatbin(const void *image, size_t avail, unsigned device_sm, ScLoadPlan *plan)
 {
     ScFatbin fb = {0};
     ScErr err = {0};
-    if (!sc_fatbin_parse(image, avail, &fb, &err)) {
+    if (!sc_fatbin_parse_ex(image, avail, sc_fatbin_loaded_extent, NULL, &fb, &err)) {
         plan->verdict = SC_PLAN_UNREADABLE;
         snprintf(plan->reason, sizeof plan->reason, "unreadable fat binary: %s", err.msg);
         return;
     }
-    snprintf(plan->what, sizeof plan->what, "%s:", sc_fatbin_kind_name(plan->kind));
+    snprintf(plan->what, sizeof plan->what, "%s%s:", sc_fatbin_kind_name(plan->kind),
+             fb.wrapper_version == 2 ? " (-rdc)" : "");
     for (size_t i = 0; i < fb.n_entries; i++) {
         appendf(plan->what, sizeof plan->what, "%s", i ? ", " : " ");
         describe_entry(&fb.entries[i], plan->what, sizeof plan->what);
+    }
+    if (fb.wrapper_version == 2 && fb.n_containers > 1) {
+        plan_link(&fb, device_sm, plan);
+        sc_fatbin_free(&fb);
+        return;
     }
     const ScFatbinEntry *pick = sc_fatbin_pick_ptx(&fb, device_sm);
     if (!pick) {
@@ -66,18 +110,10 @@ static void plan_fatbin(const void *image, size_t avail, unsigned device_sm, ScL
         sc_fatbin_free(&fb);
         return;
     }
-    uint8_t *data;
-    size_t len;
-    if (!sc_fatbin_entry_data(pick, &data, &len, &err)) {
-        plan->verdict = SC_PLAN_UNREADABLE;
-        snprintf(plan->reason, sizeof plan->reason, "cannot extract its PTX: %s", err.msg);
-        sc_fatbin_free(&fb);
-        return;
+    if (entry_ptx(pick, plan, &plan->ptx, &plan->ptx_len)) {
+        plan->verdict = SC_PLAN_PTX;
+        describe_entry(pick, plan->chosen, sizeof plan->chosen);
     }
-    plan->verdict = SC_PLAN_PTX;
-    plan->ptx = (char *)data;
-    plan->ptx_len = len;
-    describe_entry(pick, plan->chosen, sizeof plan->chosen);
     sc_fatbin_free(&fb);
 }
 
@@ -138,6 +174,11 @@ void sc_plan_free(ScLoadPlan *plan)
 {
     free(plan->ptx);
     plan->ptx = NULL;
+    for (size_t i = 0; i < plan->n_link_ptx; i++)
+        free(plan->link_ptx[i]);
+    free(plan->link_ptx);
+    plan->link_ptx = NULL;
+    plan->n_link_ptx = 0;
 }
 
 void sc_plan_rebuild_hint(const ScLoadPlan *plan, char *buf, size_t n)
@@ -154,6 +195,8 @@ const char *sc_plan_verdict_name(ScPlanVerdict v)
     switch (v) {
     case SC_PLAN_PTX:
         return "loaded from PTX";
+    case SC_PLAN_LINK:
+        return "linked from PTX";
     case SC_PLAN_UNCHECKED:
         return "unchecked";
     case SC_PLAN_UNREADABLE:

@@ -9,6 +9,7 @@
 
 typedef enum ScPlanVerdict {
     SC_PLAN_PTX,        /* scord hands the driver PTX text it controls */
+    SC_PLAN_LINK,       /* -rdc image: scord links the PTX of every translation unit */
     SC_PLAN_UNCHECKED,  /* the image has no PTX: it runs as it is, unchecked */
     SC_PLAN_UNREADABLE, /* scord cannot read the image: it runs as it is, unchecked */
 } ScPlanVerdict;
@@ -18,14 +19,17 @@ typedef struct ScLoadPlan {
     ScImageKind kind;
     char *ptx;            /* SC_PLAN_PTX: malloc'd, NUL-terminated; must outlive the module */
     size_t ptx_len;
+    char **link_ptx;      /* SC_PLAN_LINK: the PTX of each translation unit, malloc'd */
+    size_t n_link_ptx;
     char what[256];       /* the image: "fat binary: sm_75 ELF, compute_75 PTX 9.0 zstd" */
-    char chosen[96];      /* SC_PLAN_PTX: the entry picked: "compute_75 PTX 9.0" */
+    char chosen[192];     /* SC_PLAN_PTX/LINK: the entries picked: "compute_75 PTX 9.0" */
     char reason[640];     /* otherwise: why it runs unchecked */
     unsigned elf_arch;    /* SC_PLAN_UNCHECKED: the SM of its machine code, for the hint */
 } ScLoadPlan;
 
 /* avail: bytes readable at image, SIZE_MAX when unknown (a pointer from a driver
- * call). device_sm: compute capability of the device, e.g. 90. */
+ * call: a wrapper's pointers are then bounded by the loaded object holding them).
+ * device_sm: compute capability of the device, e.g. 90. */
 void sc_plan_image(const void *image, size_t avail, unsigned device_sm, ScLoadPlan *plan);
 void sc_plan_free(ScLoadPlan *plan);
 /* How to rebuild so that an unchecked image's kernels get checked. */
