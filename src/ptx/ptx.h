@@ -255,6 +255,7 @@ struct ScPtxModule {
     /* Fresh-name state: every declared name is checked against the private
      * prefixes on the way in, so generated names never collide. */
     uint64_t next_fresh_reg, next_fresh_label;
+    struct ScPtxEditCache *edit_cache; /* private to ptx_edit.c */
 };
 
 /* ---- parsing ----------------------------------------------------------- */
