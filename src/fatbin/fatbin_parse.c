@@ -289,12 +289,7 @@ static bool parse_wrapper(Parser *ps, const uint8_t *w, size_t avail, ScFatbinEx
                           "fat binary wrapper: only %zu bytes, fewer than its %u-byte header; "
                           "the image is truncated",
                           avail, WRAPPER_SIZE);
-    uint32_t magic = rd32(w), version = rd32(w + 4);
-    if (magic != WRAPPER_MAGIC)
-        return sc_err_set(ps->err,
-                          "fat binary wrapper: bad magic 0x%08x (expected 0x%08x); not what "
-                          "nvcc passes to __cudaRegisterFatBinary",
-                          magic, WRAPPER_MAGIC);
+    uint32_t version = rd32(w + 4);
     if (version != 1 && version != 2)
         return sc_err_set(ps->err,
                           "fat binary wrapper: version %u, expected 1 (or 2 for -rdc code); "
@@ -358,12 +353,16 @@ bool sc_fatbin_parse_ex(const void *image, size_t avail, ScFatbinExtentFn extent
     case SC_IMAGE_ELF:
     case SC_IMAGE_ARCHIVE:
     case SC_IMAGE_PTX:
+        sc_err_set(err, "not a fat binary: the image is %s", sc_fatbin_kind_name(kind));
+        break;
     case SC_IMAGE_UNKNOWN:
-        sc_err_set(err,
-                   "not a fat binary: the image is %s (a fat binary starts with 0x%08x, its "
-                   "wrapper with 0x%08x)",
-                   p && avail >= 4 ? sc_fatbin_kind_name(kind) : "shorter than 4 bytes",
-                   CONTAINER_MAGIC, WRAPPER_MAGIC);
+        if (!p || avail < 4)
+            sc_err_set(err, "not a fat binary: the image is shorter than 4 bytes");
+        else
+            sc_err_set(err,
+                       "not a fat binary: its first bytes 0x%08x match neither a container "
+                       "(0x%08x) nor a registration wrapper (0x%08x)",
+                       rd32(p), CONTAINER_MAGIC, WRAPPER_MAGIC);
         break;
     }
     if (!ok)
