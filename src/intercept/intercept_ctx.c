@@ -140,6 +140,8 @@ static void write_summary(void)
             sc_log("scord:   module %u (%s, %s) unchecked: %s%s%s\n", m->id, m->origin,
                    m->plan.what[0] ? m->plan.what : sc_fatbin_kind_name(m->plan.kind),
                    m->fallback[0] ? m->fallback : m->plan.reason, hint[0] ? "; " : "", hint);
+            for (size_t k = 0; k < m->plan.kernels.n; k++)
+                sc_log("scord:     unchecked kernel %s\n", m->plan.kernels.names[k]);
         }
         sc_log("scord: race detection is not part of this build yet: modules were passed "
                "through scord's loader uninstrumented\n");

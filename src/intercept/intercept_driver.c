@@ -63,6 +63,7 @@ static ScHook hooks[N_HOOKS];
     SC_EXPORT CUresult wrap_##symbol params                                                   \
     {                                                                                         \
         sc_ctx_init();                                                                        \
+        sc_driver_load();                                                                     \
         ScReal_##handler real = (ScReal_##handler)hooks[HOOK_##symbol].real;                  \
         if (!real)                                                                            \
             return CUDA_ERROR_NOT_SUPPORTED;                                                  \

@@ -116,8 +116,8 @@ static void record_module(ScModuleRec *m, bool loaded_ours, CUresult ours_result
 
     const ScLoadPlan *p = &m->plan;
     if (loaded_ours) {
-        sc_vlog("scord: module %u (%s, %s) loaded from PTX: %s, %zu bytes\n", m->id, m->origin,
-                p->what, p->chosen, p->ptx_len);
+        sc_vlog("scord: module %u (%s, %s) loaded from PTX: %s\n", m->id, m->origin, p->what,
+                p->chosen);
     } else if (plan_has_ptx(p)) {
         sc_log("scord: module %u (%s, %s) runs unchecked: %s\n", m->id, m->origin, p->what,
                m->fallback);

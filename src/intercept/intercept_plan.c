@@ -29,6 +29,18 @@ static void describe_entry(const ScFatbinEntry *e, char *buf, size_t n)
         appendf(buf, n, " %s", sc_fatbin_compression_name(e->compression));
 }
 
+/* The kernels of machine code scord cannot check, for the run summary. A cubin
+ * scord cannot list is still run; the summary then names no kernels. */
+static void elf_kernels(const void *elf, size_t avail, ScLoadPlan *plan)
+{
+    ScErr err = {0};
+    size_t size = avail;
+    if (avail == SIZE_MAX && !sc_fatbin_elf_size(elf, avail, &size, &err))
+        return;
+    if (!sc_fatbin_elf_kernels(elf, size, &plan->kernels, &err))
+        plan->kernels = (ScKernelNames){0};
+}
+
 /* Decompressed PTX of one entry, or false with the plan marked unreadable. */
 static bool entry_ptx(const ScFatbinEntry *e, ScLoadPlan *plan, char **ptx, size_t *len)
 {
@@ -103,16 +115,27 @@ static void plan_fatbin(const void *image, size_t avail, unsigned device_sm, ScL
         plan->verdict = SC_PLAN_UNCHECKED;
         snprintf(plan->reason, sizeof plan->reason,
                  "it holds no PTX that a compute_%u device can JIT", device_sm);
+        const ScFatbinEntry *elf = NULL;
         for (size_t i = 0; i < fb.n_entries; i++)
-            if (fb.entries[i].kind == SC_ENTRY_ELF && fb.entries[i].arch <= device_sm &&
-                fb.entries[i].arch > plan->elf_arch)
-                plan->elf_arch = fb.entries[i].arch;
+            if (fb.entries[i].kind == SC_ENTRY_ELF && sc_fatbin_entry_fits(&fb.entries[i], device_sm) &&
+                (!elf || fb.entries[i].arch > elf->arch))
+                elf = &fb.entries[i];
+        if (elf) {
+            plan->elf_arch = elf->arch;
+            uint8_t *data;
+            size_t len;
+            if (sc_fatbin_entry_data(elf, &data, &len, &err)) {
+                elf_kernels(data, len, plan);
+                free(data);
+            }
+        }
         sc_fatbin_free(&fb);
         return;
     }
     if (entry_ptx(pick, plan, &plan->ptx, &plan->ptx_len)) {
         plan->verdict = SC_PLAN_PTX;
         describe_entry(pick, plan->chosen, sizeof plan->chosen);
+        appendf(plan->chosen, sizeof plan->chosen, ", %zu bytes", plan->ptx_len);
     }
     sc_fatbin_free(&fb);
 }
@@ -146,7 +169,7 @@ void sc_plan_image(const void *image, size_t avail, unsigned device_sm, ScLoadPl
         plan->ptx = copy;
         plan->ptx_len = len;
         snprintf(plan->what, sizeof plan->what, "PTX text (%zu bytes)", len);
-        snprintf(plan->chosen, sizeof plan->chosen, "the PTX as given");
+        snprintf(plan->chosen, sizeof plan->chosen, "the PTX as given, %zu bytes", len);
         return;
     }
     case SC_IMAGE_ELF:
@@ -154,6 +177,7 @@ void sc_plan_image(const void *image, size_t avail, unsigned device_sm, ScLoadPl
         snprintf(plan->what, sizeof plan->what, "cubin (ELF)");
         snprintf(plan->reason, sizeof plan->reason, "it is machine code (cubin) with no PTX");
         plan->elf_arch = device_sm;
+        elf_kernels(image, avail, plan);
         return;
     case SC_IMAGE_ARCHIVE:
         plan->verdict = SC_PLAN_UNCHECKED;
@@ -179,6 +203,7 @@ void sc_plan_free(ScLoadPlan *plan)
     free(plan->link_ptx);
     plan->link_ptx = NULL;
     plan->n_link_ptx = 0;
+    sc_fatbin_kernels_free(&plan->kernels);
 }
 
 void sc_plan_rebuild_hint(const ScLoadPlan *plan, char *buf, size_t n)

@@ -25,6 +25,7 @@ typedef struct ScLoadPlan {
     char chosen[192];     /* SC_PLAN_PTX/LINK: the entries picked: "compute_75 PTX 9.0" */
     char reason[640];     /* otherwise: why it runs unchecked */
     unsigned elf_arch;    /* SC_PLAN_UNCHECKED: the SM of its machine code, for the hint */
+    ScKernelNames kernels; /* SC_PLAN_UNCHECKED: the kernels that run unchecked, if known */
 } ScLoadPlan;
 
 /* avail: bytes readable at image, SIZE_MAX when unknown (a pointer from a driver
