@@ -16,7 +16,7 @@ FATBIN_DATA := $(addprefix $(FATBIN_TD)/, \
     sm75.fatbin sm75_nocomp.fatbin sm75_lz4.fatbin sm75_all.fatbin sm75_all_lz4.fatbin \
     ptx80_90.fatbin sm90.fatbin sm90a.fatbin sm100f.fatbin lineinfo.fatbin debug.fatbin \
     rdc.fatbin versions.fatbin sm75.ptx sm80.ptx sm90.ptx sm90a.ptx lineinfo.ptx rdc_a.ptx \
-    sm80.cubin libprobe_v1.so libprobe_rdc.so libprobe_rdc_ptx.so)
+    sm80.cubin sm90.cubin libprobe_v1.so libprobe_rdc.so libprobe_rdc_ptx.so)
 TEST_DEPS += $(FATBIN_DATA)
 
 # One fat binary per flag set: $(call fatbin_rule,name,source,nvcc flags)
@@ -60,6 +60,9 @@ $(FATBIN_TD)/rdc_a.ptx: $(FATBIN_SRC)/rdc_a.cu
 $(FATBIN_TD)/sm80.cubin: $(FATBIN_SRC)/kernels.cu
 	@mkdir -p $(dir $@)
 	$(FATBIN_NVCC) -cubin -arch=sm_80 $< -o $@
+$(FATBIN_TD)/sm90.cubin: $(FATBIN_SRC)/kernels.cu
+	@mkdir -p $(dir $@)
+	$(FATBIN_NVCC) -cubin -arch=sm_90 $< -o $@
 
 # Two PTX images of one arch that differ only in their .version, packed by
 # fatbinary itself: the reader must pick the newer.

@@ -472,6 +472,15 @@ TEST(sass_only_build_has_no_ptx)
     char *names = elf_entry_kernels(find_entry(&fb, SC_ENTRY_ELF, 90));
     CHECK_STR(KERNELS_CU, names);
     free(names);
+    /* The ELF entry is the cubin nvcc -cubin writes, byte for byte. */
+    size_t cubin_size, len;
+    uint8_t *cubin = load("sm90.cubin", &cubin_size), *data;
+    CHECK(cubin && sc_fatbin_entry_data(find_entry(&fb, SC_ENTRY_ELF, 90), &data, &len, &err));
+    if (cubin && !err.set) {
+        CHECK(len == cubin_size && memcmp(data, cubin, len) == 0);
+        free(data);
+    }
+    free(cubin);
     sc_fatbin_free(&fb);
     free(img);
 }
