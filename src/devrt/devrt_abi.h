@@ -1,0 +1,79 @@
+/* devrt_abi.h: the calls instrumented PTX makes into the device runtime, and the
+ * packing of their immediate arguments. Shared by the instrumenter (host C) and
+ * the device runtime (CUDA C): plain C, fixed-width types, no libc. */
+#ifndef SC_DEVRT_ABI_H
+#define SC_DEVRT_ABI_H
+
+/*
+ * Every function is a `.func` with `.param` arguments, appended to the module by
+ * the instrumenter together with the runtime's PTX. Names start with __scord_.
+ *
+ *   __scord_access(.b64 addr, .b32 info, .b32 site, .b64 value)
+ *       before a memory access. addr: the generic address of the access (a shared
+ *       window address is converted with cvta.shared first); info: SC_ABI_INFO(...)
+ *       below; site: the static site id (index into the module's site table);
+ *       value: for stores, the value stored (the first 64 bits; vectors: the first
+ *       element), 0 otherwise.
+ *   __scord_bar_arrive(.b32 site, .b32 id, .b32 count)
+ *       just before bar.sync/barrier.sync/bar.red/bar.arrive. count: the thread
+ *       count operand, SC_ABI_ALL_THREADS when the instruction has none. For
+ *       bar.arrive this is the only call.
+ *   __scord_bar_pass(.b32 site, .b32 id, .b32 count)
+ *       just after bar.sync/barrier.sync/bar.red (not bar.arrive).
+ *   __scord_syncwarp(.b32 site, .b32 mask)
+ *       just after bar.warp.sync; mask: the instruction's mask operand.
+ *   __scord_entry(.b32 kernel)
+ *       first thing in every kernel (.entry); kernel: the kernel's index in the
+ *       module's kernel table.
+ *   __scord_exit()
+ *       before every `ret` of a kernel and every `exit` anywhere.
+ *
+ * A predicated instruction's calls are skipped with a branch on the same
+ * predicate, because the call sequence's st.param cannot be predicated.
+ */
+
+#define SC_ABI_ALL_THREADS 0xffffffffu
+
+/* info: bits 0..7 size in bytes (1..255; vector accesses give their whole size),
+ * 8..10 kind, 11..14 semantics, 15..17 scope, 18..20 space. The instrumenter maps
+ * src/ptx/ptx_sema.h's classification onto these with switches, so that neither
+ * side's numbering leaks into the other. */
+enum {
+    SC_ABI_KIND_READ = 1,
+    SC_ABI_KIND_WRITE = 2,
+    SC_ABI_KIND_RMW = 3, /* atom */
+    SC_ABI_KIND_RED = 4, /* red */
+};
+enum {
+    SC_ABI_SEM_WEAK = 1,
+    SC_ABI_SEM_RELAXED = 2,
+    SC_ABI_SEM_ACQUIRE = 3,
+    SC_ABI_SEM_RELEASE = 4,
+    SC_ABI_SEM_ACQ_REL = 5,
+    SC_ABI_SEM_VOLATILE = 7,
+    SC_ABI_SEM_MMIO = 8,
+};
+enum {
+    SC_ABI_SCOPE_NONE = 0,
+    SC_ABI_SCOPE_CTA = 1,
+    SC_ABI_SCOPE_CLUSTER = 2,
+    SC_ABI_SCOPE_GPU = 3,
+    SC_ABI_SCOPE_SYS = 4,
+};
+enum {
+    SC_ABI_SPACE_GENERIC = 1,
+    SC_ABI_SPACE_GLOBAL = 2,
+    SC_ABI_SPACE_SHARED = 3,
+    SC_ABI_SPACE_SHARED_CLUSTER = 4,
+};
+
+#define SC_ABI_INFO(size, kind, sem, scope, space)                                            \
+    ((unsigned)(size) | ((unsigned)(kind) << 8) | ((unsigned)(sem) << 11) |                   \
+     ((unsigned)(scope) << 15) | ((unsigned)(space) << 18))
+#define SC_ABI_INFO_SIZE(info) ((info)&0xffu)
+#define SC_ABI_INFO_KIND(info) (((info) >> 8) & 0x7u)
+#define SC_ABI_INFO_SEM(info) (((info) >> 11) & 0xfu)
+#define SC_ABI_INFO_SCOPE(info) (((info) >> 15) & 0x7u)
+#define SC_ABI_INFO_SPACE(info) (((info) >> 18) & 0x7u)
+
+#endif
