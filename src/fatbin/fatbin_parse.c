@@ -57,6 +57,11 @@ ScImageKind sc_fatbin_sniff(const void *image, size_t avail)
     const uint8_t *p = image;
     if (!p || avail < 4)
         return SC_IMAGE_UNKNOWN;
+    /* Byte by byte, so that a short NUL-terminated string passed with an
+     * unknown size is not read past its end: no magic contains a zero byte. */
+    for (int i = 0; i < 4; i++)
+        if (p[i] == 0)
+            return SC_IMAGE_UNKNOWN;
     uint32_t magic = rd32(p);
     if (magic == WRAPPER_MAGIC)
         return SC_IMAGE_WRAPPER;
@@ -64,9 +69,12 @@ ScImageKind sc_fatbin_sniff(const void *image, size_t avail)
         return SC_IMAGE_FATBIN;
     if (memcmp(p, "\x7f" "ELF", 4) == 0)
         return SC_IMAGE_ELF;
-    if (memcmp(p, archive_magic, 4) == 0)
-        return avail >= 8 && memcmp(p, archive_magic, 8) == 0 ? SC_IMAGE_ARCHIVE
-                                                                : SC_IMAGE_UNKNOWN;
+    if (memcmp(p, archive_magic, 4) == 0) {
+        for (size_t i = 4; i < sizeof archive_magic; i++)
+            if (i >= avail || p[i] != (uint8_t)archive_magic[i])
+                return SC_IMAGE_UNKNOWN;
+        return SC_IMAGE_ARCHIVE;
+    }
     /* PTX is text: nvcc's starts with a comment or a directive, a user's
      * string may start with blank lines. Binary formats have control bytes
      * within their first four. */

@@ -321,6 +321,12 @@ TEST(sniff_recognizes_each_kind)
     CHECK_INT(SC_IMAGE_UNKNOWN, sc_fatbin_sniff(".ve", 3));
     CHECK_INT(SC_IMAGE_UNKNOWN, sc_fatbin_sniff(container, 0));
     CHECK_INT(SC_IMAGE_UNKNOWN, sc_fatbin_sniff(NULL, 64));
+    /* A short string of unknown size is not read past its NUL. */
+    uint8_t *shorty = copy_of((const uint8_t *)"ab", 3), *arch = copy_of((const uint8_t *)"!<ar", 5);
+    CHECK_INT(SC_IMAGE_UNKNOWN, sc_fatbin_sniff(shorty, SIZE_MAX));
+    CHECK_INT(SC_IMAGE_UNKNOWN, sc_fatbin_sniff(arch, SIZE_MAX));
+    free(shorty);
+    free(arch);
     CHECK_STR("fat binary", sc_fatbin_kind_name(SC_IMAGE_FATBIN));
     CHECK_STR("PTX text", sc_fatbin_kind_name(SC_IMAGE_PTX));
     CHECK_STR("zstd", sc_fatbin_compression_name(SC_COMPRESS_ZSTD));
