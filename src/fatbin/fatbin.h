@@ -10,8 +10,8 @@
 #include "common/sc_err.h"
 
 /* The most bytes one entry may decompress to (or be copied as). Headers are
- * never trusted to size an allocation beyond it; the largest entry seen in
- * CUDA 13's own libraries is a few MiB. */
+ * never trusted to size an allocation beyond it; the largest entry in CUDA
+ * 13.0's own libraries is 128 MiB (an ELF entry of libnccl). */
 #define SC_FATBIN_MAX_DATA ((size_t)1 << 30)
 
 /* What a pointer handed to a driver load call points at, by its first bytes. */
