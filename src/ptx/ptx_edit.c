@@ -206,20 +206,22 @@ int sc_ptx_insert_before_exits(ScPtxModule *m, ScPtxFunc *f, const char *ptx, Sc
         const char *label = sc_ptx_fresh_label(m, err);
         if (!label)
             break;
-        text.len = 0;
-        sc_buf_printf(&text, "@%s%s bra %s;\n%s", s->u.instr.guard_negated ? "" : "!", s->u.instr.guard, label, ptx);
-        if (text.oom) {
-            sc_err_set(err, "out of memory");
-            break;
-        }
-        if (!sc_ptx_insert_before(m, s, text.data, err))
-            break;
-        s->u.instr.guard = NULL;
-        s->u.instr.guard_negated = false;
+        /* the label first, so that the branch to it resolves to a label */
         char decl[64];
         snprintf(decl, sizeof decl, "%s:", label);
-        if (!sc_ptx_insert_after(m, s, decl, err))
+        ScPtxStmt *target = sc_ptx_insert_after(m, s, decl, err);
+        if (!target)
             break;
+        text.len = 0;
+        sc_buf_printf(&text, "@%s%s bra %s;\n%s", s->u.instr.guard_negated ? "" : "!", s->u.instr.guard, label, ptx);
+        if (text.oom)
+            sc_err_set(err, "out of memory");
+        if (text.oom || !sc_ptx_insert_before(m, s, text.data, err)) {
+            sc_ptx_remove(target, NULL);
+            break;
+        }
+        s->u.instr.guard = NULL;
+        s->u.instr.guard_negated = false;
         done++;
     }
     sc_buf_free(&text);

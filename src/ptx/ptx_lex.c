@@ -79,9 +79,13 @@ static const char *skip_space(Lexer *lx)
         }
         if (p + 1 < end && p[0] == '/' && p[1] == '*') {
             const char *q = p + 2;
+            uint32_t line = lx->line;
+            const char *line_start = lx->line_start;
             for (;;) {
                 if (q + 1 >= end) {
-                    lx->p = p;
+                    lx->p = p; /* the error points at the comment's start */
+                    lx->line = line;
+                    lx->line_start = line_start;
                     return "unterminated /* comment: add the closing */";
                 }
                 if (q[0] == '*' && q[1] == '/')
@@ -197,6 +201,21 @@ Token sc_ptx_lex_next(Lexer *lx)
     return error(lx, s, "unexpected character in PTX text");
 }
 
+/* After the '}' that closes a directive's block: `.section x { ... }` ends
+ * there when a new statement (or the end) follows; `.foo {1, 2};` goes on to
+ * its ';'. Looks ahead without moving the lexer. */
+static bool block_ends(const Lexer *lx, const char *p)
+{
+    Lexer look = *lx;
+    look.p = p;
+    if (skip_space(&look))
+        return true;
+    if (look.p >= look.end)
+        return true;
+    char c = *look.p;
+    return c == '.' || c == '@' || c == '{' || c == '}' || c == '%' || IS(c, C_ALPHA | C_FOLLOW);
+}
+
 const char *sc_ptx_lex_raw_statement(Lexer *lx, const char **why)
 {
     uint32_t depth = 0;
@@ -232,7 +251,7 @@ const char *sc_ptx_lex_raw_statement(Lexer *lx, const char **why)
                 *why = "unexpected '}' inside a directive: a ';' is missing before it";
                 return NULL;
             }
-            if (--depth == 0) {
+            if (--depth == 0 && block_ends(lx, p + 1)) {
                 lx->p = p + 1;
                 return p + 1;
             }
