@@ -36,6 +36,7 @@ typedef struct Parser {
     jmp_buf fail;
     NameMap strings; /* interned spellings */
     Vec ops, strs, decls, dims, vars, dirs;
+    Vec text; /* chars of balanced_text */
     /* body state */
     ScPtxFunc *func;
     uint32_t depth, base_depth;
@@ -221,30 +222,56 @@ static const char *raw_statement(Parser *p, const Token *from)
     return end;
 }
 
-/* Skips tokens up to a stop character outside brackets; returns the end of
- * the last token skipped (start when none). */
-static const char *skip_balanced(Parser *p, const char *stops, const char *start)
+/* Appends the current token to p->text as the source spaced it: one blank
+ * where the source had any gap (white space or a comment), so that the text
+ * prints and re-reads to itself; then moves to the next token. */
+static void take_token(Parser *p, const char **prev_end)
 {
-    const char *end = start;
+    const Token *t = &p->tok;
+    size_t need = p->text.len + t->len + 2;
+    if (need > p->text.cap) {
+        size_t cap = p->text.cap ? p->text.cap : 256;
+        while (cap < need)
+            cap *= 2;
+        char *d = realloc(p->text.data, cap);
+        if (!d)
+            out_of_memory(p);
+        p->text.data = d;
+        p->text.cap = cap;
+    }
+    char *d = p->text.data;
+    if (*prev_end && t->s != *prev_end)
+        d[p->text.len++] = ' ';
+    memcpy(d + p->text.len, t->s, t->len);
+    p->text.len += t->len;
+    *prev_end = tok_end(t);
+    next(p);
+}
+
+/* The tokens up to a stop character outside brackets, as text ("" when none). */
+static const char *balanced_text(Parser *p, const char *stops)
+{
+    const char *prev_end = NULL;
     uint32_t depth = 0;
+    p->text.len = 0;
     for (;;) {
         const Token *t = &p->tok;
         if (t->kind == TK_EOF)
             expected(p, "';'");
         if (t->kind == TK_PUNCT) {
             if (depth == 0 && strchr(stops, t->punct))
-                return end;
-            if (strchr("([{", t->punct))
+                break;
+            if (t->punct == '(' || t->punct == '[' || t->punct == '{')
                 depth++;
-            else if (strchr(")]}", t->punct)) {
+            else if (t->punct == ')' || t->punct == ']' || t->punct == '}') {
                 if (depth == 0)
                     expected(p, "';'");
                 depth--;
             }
         }
-        end = tok_end(t);
-        next(p);
+        take_token(p, &prev_end);
     }
+    return copy(p, p->text.data ? p->text.data : "", p->text.len);
 }
 
 /* ---- literals ------------------------------------------------------------- */
@@ -407,12 +434,16 @@ static ScPtxOperand primary(Parser *p)
     return o;
 }
 
-/* Anything else up to the end of the operand, kept as written. */
-static ScPtxOperand expr_from(Parser *p, const Token *start, const char *end_so_far)
+/* Anything else from start to the end of the operand, kept as text. */
+static ScPtxOperand expr_from(Parser *p, const Token *start)
 {
-    const char *end = skip_balanced(p, ",;)]}", end_so_far);
     ScPtxOperand o = {.kind = SC_PTX_OPND_EXPR, .pos = {start->line, start->col}};
-    o.text = copy(p, start->s, (size_t)(end - start->s));
+    sc_ptx_lex_rewind(&p->lx, start);
+    p->n_la = 0;
+    next(p);
+    o.text = balanced_text(p, ",;)]}");
+    if (!o.text[0])
+        expected(p, "an operand");
     return o;
 }
 
@@ -455,7 +486,7 @@ static ScPtxOperand address(Parser *p, uint32_t depth)
     if (start.kind == TK_INT || start.kind == TK_FLOAT || start.kind == TK_IDENT || is_punct(&start, '-'))
         base = primary(p);
     else
-        base = expr_from(p, &start, start.s);
+        base = expr_from(p, &start);
     /* The offset: + INT, + - INT or - INT, then ']' or ','. */
     if (base.kind != SC_PTX_OPND_EXPR && (is_punct(&p->tok, '+') || is_punct(&p->tok, '-'))) {
         bool minus = is_punct(&p->tok, '-');
@@ -482,7 +513,7 @@ static ScPtxOperand address(Parser *p, uint32_t depth)
         }
     }
     if (!is_punct(&p->tok, ']') && !is_punct(&p->tok, ','))
-        base = expr_from(p, &start, p->tok.s);
+        base = expr_from(p, &start);
     o.u.addr.base = arena_operand(p, base);
     size_t first_rest = p->ops.len;
     while (is_punct(&p->tok, ',')) {
@@ -532,7 +563,7 @@ static ScPtxOperand operand(Parser *p, uint32_t depth)
         o = pair;
     }
     if (starts_expr(&p->tok))
-        return expr_from(p, &start, p->tok.s);
+        return expr_from(p, &start);
     return o;
 }
 
@@ -644,12 +675,15 @@ static const char *attribute(Parser *p)
     next(p);
     if (!is_punct(&p->tok, '('))
         expected(p, "'(' after .attribute");
-    Token open = p->tok;
     next(p);
-    skip_balanced(p, ")", tok_end(&open));
-    const char *close = p->tok.s;
+    const char *inside = balanced_text(p, ")");
     expect(p, ')', "to close .attribute(");
-    return copy(p, open.s, (size_t)(close + 1 - open.s));
+    size_t n = strlen(inside);
+    char *text = alloc(p, n + 3);
+    text[0] = '(';
+    memcpy(text + 1, inside, n);
+    text[n + 1] = ')';
+    return text;
 }
 
 /* name <range>? [dim]* (= initializer)? */
@@ -685,11 +719,9 @@ static void declarator(Parser *p, ScPtxDeclarator *d, bool in_params)
     d->dims = pop_to_arena(p, &p->dims, sizeof(uint64_t), base, &d->n_dims);
     if (!in_params && is_punct(&p->tok, '=')) {
         next(p);
-        Token start = p->tok;
-        const char *end = skip_balanced(p, ",;", start.s);
-        if (end == start.s)
+        d->init = balanced_text(p, ",;");
+        if (!d->init[0])
             expected(p, "an initializer after '='");
-        d->init = copy(p, start.s, (size_t)(end - start.s));
     }
 }
 
@@ -749,10 +781,9 @@ static void var_decl(Parser *p, ScPtxVar *v, ScPtxLinkage link, bool in_params)
 /* Directive arguments up to ';' (consumed), verbatim. */
 static const char *args_to_semicolon(Parser *p)
 {
-    Token start = p->tok;
-    const char *end = skip_balanced(p, ";", start.s);
+    const char *args = balanced_text(p, ";");
     expect(p, ';', "at the end of the directive");
-    return copy(p, start.s, (size_t)(end - start.s));
+    return args;
 }
 
 /* .loc file line col (, function_name label(+off)?)? (, inlined_at file line col)? */
@@ -1046,14 +1077,12 @@ static ScPtxFunc *func_decl(Parser *p, ScPtxLinkage link)
             d.args = args_to_semicolon(p);
         } else {
             /* .maxntid 128, 1, 1 has no ';': it ends at the next directive or the body. */
-            Token start = p->tok;
-            const char *end = start.s;
+            const char *prev_end = NULL;
+            p->text.len = 0;
             while (p->tok.kind != TK_DOT && p->tok.kind != TK_EOF && !is_punct(&p->tok, '{') &&
-                   !is_punct(&p->tok, ';')) {
-                end = tok_end(&p->tok);
-                next(p);
-            }
-            d.args = copy(p, start.s, (size_t)(end - start.s));
+                   !is_punct(&p->tok, ';'))
+                take_token(p, &prev_end);
+            d.args = copy(p, p->text.data ? p->text.data : "", p->text.len);
         }
         *(ScPtxDirective *)push(p, &p->dirs, sizeof d) = d;
     }
@@ -1097,16 +1126,15 @@ static void file_directive(Parser *p, ScPtxItem *it)
     it->u.file.name = copy(p, p->tok.s + 1, p->tok.len - 2);
     next(p);
     if (is_punct(&p->tok, ',')) {
-        Token start = p->tok;
-        const char *end = start.s;
+        const char *prev_end = NULL;
+        p->text.len = 0;
         while (is_punct(&p->tok, ',')) {
-            next(p);
+            take_token(p, &prev_end);
             if (p->tok.kind != TK_INT)
                 expected(p, "a timestamp or size (integer) after ',' in .file");
-            end = tok_end(&p->tok);
-            next(p);
+            take_token(p, &prev_end);
         }
-        it->u.file.extra = copy(p, start.s, (size_t)(end - start.s));
+        it->u.file.extra = copy(p, p->text.data, p->text.len);
     }
 }
 
@@ -1210,6 +1238,7 @@ static void parser_free(Parser *p)
     free(p->dims.data);
     free(p->vars.data);
     free(p->dirs.data);
+    free(p->text.data);
     free(p);
 }
 
