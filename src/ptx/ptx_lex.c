@@ -57,6 +57,9 @@ static void line_comment(Lexer *lx, const char *body, const char *eol)
         lx->in_asm = false;
 }
 
+/* Printed text is NUL-terminated, so a NUL byte inside would cut it short. */
+#define NUL_MSG "NUL byte inside the PTX text (only trailing NULs are allowed)"
+
 /* Skips whitespace and comments. Returns an error message, or NULL. */
 static const char *skip_space(Lexer *lx)
 {
@@ -73,6 +76,10 @@ static const char *skip_space(Lexer *lx)
             const char *eol = memchr(p, '\n', (size_t)(end - p));
             if (!eol)
                 eol = end;
+            if (memchr(p, '\0', (size_t)(eol - p))) {
+                lx->p = p;
+                return NUL_MSG;
+            }
             line_comment(lx, p + 2, eol);
             p = eol;
             continue;
@@ -90,6 +97,12 @@ static const char *skip_space(Lexer *lx)
                 }
                 if (q[0] == '*' && q[1] == '/')
                     break;
+                if (*q == '\0') {
+                    lx->p = p;
+                    lx->line = line;
+                    lx->line_start = line_start;
+                    return NUL_MSG;
+                }
                 if (*q == '\n') {
                     lx->line++;
                     lx->line_start = q + 1;
@@ -185,8 +198,10 @@ Token sc_ptx_lex_next(Lexer *lx)
     }
     if (c == '"') {
         const char *p = s + 1;
-        while (p < end && *p != '"' && *p != '\n')
-            p += (*p == '\\' && p + 1 < end && p[1] != '\n') ? 2 : 1;
+        while (p < end && *p != '"' && *p != '\n' && *p)
+            p += (*p == '\\' && p + 1 < end && p[1] != '\n' && p[1]) ? 2 : 1;
+        if (p < end && !*p)
+            return error(lx, p, NUL_MSG);
         if (p >= end || *p != '"')
             return error(lx, s, "unterminated string: close it with '\"' on the same line");
         return make(lx, TK_STRING, s, p + 1);
@@ -225,6 +240,10 @@ const char *sc_ptx_lex_raw_statement(Lexer *lx, const char **why)
         if (c == '\n') {
             lx->line++;
             lx->line_start = p + 1;
+        } else if (c == '\0') {
+            lx->p = p;
+            *why = NUL_MSG;
+            return NULL;
         } else if (c == '"') {
             lx->p = p;
             Token t = sc_ptx_lex_next(lx);

@@ -1269,6 +1269,9 @@ static bool run(Parser *p, void (*production)(Parser *))
 ScPtxModule *sc_ptx_parse(const char *text, size_t len, const char *filename, ScErr *err)
 {
     const char *name = filename ? filename : "<ptx>";
+    /* PTX images handed to the driver end with a NUL, sometimes padded with more */
+    while (len > 0 && text[len - 1] == '\0')
+        len--;
     if (len >= UINT32_MAX) {
         sc_err_set(err, "%s: %zu bytes of PTX is more than the parser accepts (4 GiB)", name, len);
         return NULL;

@@ -650,6 +650,28 @@ TEST(errors_name_file_line_column)
     CHECK_CONTAINS(parse_error(HDR ".entry k {\n\t.reg .b32 %r<;\n}\n"), "bad.ptx:5:15: error: expected a register count");
 }
 
+TEST(nul_bytes_and_comments_inside_values)
+{
+    static const char inside[] = HDR ".entry k {\n\tret; // a\0b\n}\n";
+    ScErr err = {0};
+    CHECK(sc_ptx_parse(inside, sizeof inside - 1, "nul.ptx", &err) == NULL);
+    CHECK_CONTAINS(err.msg, "nul.ptx:5:7: error: NUL byte inside the PTX text");
+    static const char trailing[] = HDR ".entry k {\n\tret;\n}\n\0\0";
+    ScPtxModule *m = sc_ptx_parse(trailing, sizeof trailing, "nul.ptx", &err); /* as cuModuleLoadData gets it */
+    CHECK(m != NULL);
+    sc_ptx_module_free(m);
+
+    /* comments inside an initializer or expression are dropped, so the printed text re-reads the same */
+    m = parse(HDR ".global .u32 x[2] = {1, /* one */ 2 // two\n};\n"
+                  ".entry k {\n\t.reg .b32 %r<2>;\n\tadd.u32 %r1, %r1, (1 + // c\n 2);\n\tret;\n}\n");
+    if (!m)
+        return;
+    CHECK_STR("{1, 2 }", m->first->u.var.decls[0].init);
+    CHECK_STR("1 + 2", instr_at(func_at(m, "k"), 0)->u.instr.ops[2].u.list.items[0].text);
+    check_round_trip(m);
+    sc_ptx_module_free(m);
+}
+
 TEST(limits_bound_nesting)
 {
     /* { } nested past the limit: an error, not a stack overflow */
@@ -899,6 +921,7 @@ int main(void)
     RUN(unknown_directives_kept_verbatim);
     RUN(comments_whitespace_and_statement_boundaries);
     RUN(errors_name_file_line_column);
+    RUN(nul_bytes_and_comments_inside_values);
     RUN(limits_bound_nesting);
     RUN(every_prefix_of_a_module_fails_cleanly_or_parses);
     RUN(insert_statements_and_fresh_names);
