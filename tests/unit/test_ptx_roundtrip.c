@@ -71,7 +71,7 @@ static void reap_one(void)
     }
 }
 
-static void start_ptxas(const char *path, const char *arch)
+static void start_ptxas(const char *path, const char *arch, bool relocatable)
 {
     while (n_jobs == MAX_JOBS)
         reap_one();
@@ -81,7 +81,11 @@ static void start_ptxas(const char *path, const char *arch)
     snprintf(j->arch, sizeof j->arch, "%s", arch);
     char archarg[64];
     snprintf(archarg, sizeof archarg, "-arch=%s", arch);
-    char *argv[] = {(char *)ptxt_ptxas(), archarg, j->path, "-o", "/dev/null", NULL};
+    char *argv[] = {(char *)ptxt_ptxas(), archarg, j->path, "-o", "/dev/null", NULL, NULL};
+    if (relocatable) { /* -rdc code calls functions other modules define: compile only */
+        memmove(argv + 2, argv + 1, 4 * sizeof argv[0]);
+        argv[1] = "-c";
+    }
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, j->log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -94,6 +98,20 @@ static void start_ptxas(const char *path, const char *arch)
         return;
     }
     n_jobs++;
+}
+
+/* Modules that call or read what another module defines (nvcc -rdc) only assemble with ptxas -c. */
+static bool has_extern_refs(const ScPtxModule *m)
+{
+    for (const ScPtxItem *it = m->first; it; it = it->next) {
+        if (it->kind == SC_PTX_ITEM_FUNC && it->u.func->linkage == SC_PTX_LINK_EXTERN &&
+            strcmp(it->u.func->name, "vprintf") != 0)
+            return true;
+        if (it->kind == SC_PTX_ITEM_VAR && it->u.var.linkage == SC_PTX_LINK_EXTERN &&
+            strcmp(it->u.var.space, "shared") != 0)
+            return true;
+    }
+    return false;
 }
 
 /* ptxas wants -arch=sm_XX; a compute_XX target assembles as sm_XX. */
@@ -164,7 +182,7 @@ static void round_trip(const char *path, const char *out_dir)
         sc_buf_free(&why);
         char arch[32];
         arch_of(again, arch, sizeof arch);
-        start_ptxas(out, arch);
+        start_ptxas(out, arch, has_extern_refs(again));
         sc_ptx_module_free(again);
     }
     sc_ptx_module_free(m);
