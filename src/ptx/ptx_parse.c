@@ -1000,6 +1000,9 @@ static void begin_body(Parser *p, ScPtxFunc *f, uint32_t depth)
 static void body(Parser *p, ScPtxFunc *f)
 {
     Token open = p->tok;
+    /* nvcc's inline-asm markers come in pairs inside one body: a stray one
+     * before the body (in a verbatim directive, say) must not leak into it */
+    p->lx.in_asm = false;
     next(p);
     begin_body(p, f, 0);
     p->cur_loc = NULL;

@@ -562,6 +562,20 @@ TEST(inline_asm_scope_and_plain_register_names)
     sc_ptx_module_free(m);
 }
 
+/* found by fuzzing: an asm marker inside a verbatim directive must not mark the next body as inline asm */
+TEST(stray_asm_marker_does_not_leak_into_a_body)
+{
+    ScPtxModule *m = parse(HDR ".odd 1 // begin inline asm\n;\n.entry k {\n\tret;\n}\n");
+    if (!m)
+        return;
+    ScPtxFunc *k = func_at(m, "k");
+    CHECK(!k->first->inline_asm);
+    ScErr err = {0};
+    CHECK(sc_ptx_insert_at_entry(m, k, "trap;", &err) != NULL);
+    check_round_trip(m);
+    sc_ptx_module_free(m);
+}
+
 TEST(unknown_directives_kept_verbatim)
 {
     const char *text = ".version 9.0\n.target sm_90\n.address_size 64\n"
@@ -918,6 +932,7 @@ int main(void)
     RUN(body_statements_scopes_and_locations);
     RUN(operands_every_form);
     RUN(inline_asm_scope_and_plain_register_names);
+    RUN(stray_asm_marker_does_not_leak_into_a_body);
     RUN(unknown_directives_kept_verbatim);
     RUN(comments_whitespace_and_statement_boundaries);
     RUN(errors_name_file_line_column);
