@@ -565,7 +565,7 @@ TEST(inline_asm_scope_and_plain_register_names)
 /* found by fuzzing: an asm marker inside a verbatim directive must not mark the next body as inline asm */
 TEST(stray_asm_marker_does_not_leak_into_a_body)
 {
-    ScPtxModule *m = parse(HDR ".odd 1 // begin inline asm\n;\n.entry k {\n\tret;\n}\n");
+    ScPtxModule *m = parse(".version 9.0\n.target sm_80\n.odd 1 // begin inline asm\n;\n.entry k {\n\tret;\n}\n");
     if (!m)
         return;
     ScPtxFunc *k = func_at(m, "k");
