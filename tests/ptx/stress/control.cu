@@ -144,6 +144,14 @@ __global__ void special_registers(unsigned *out)
 
 __global__ void host_services(int *out, int n)
 {
+    int *scratch = (int *)alloca(sizeof(int) * (n & 15) + 4); // alloca + stack save/restore
+    scratch[threadIdx.x % 4] = n;
+    {
+        unsigned long long sp;
+        asm volatile("stacksave.u64 %0;" : "=l"(sp));
+        asm volatile("stackrestore.u64 %0;" ::"l"(sp));
+    }
+    out[blockDim.x + threadIdx.x] = scratch[(threadIdx.x + 1) % 4];
     printf("thread %d of %d: n=%d %f\n", threadIdx.x, blockDim.x, n, 1.5);
     int *heap = (int *)malloc(sizeof(int) * 4);
     if (heap) {

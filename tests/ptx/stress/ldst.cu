@@ -186,4 +186,22 @@ __global__ void __cluster_dims__(2, 1, 1) ldst_cluster(unsigned *out)
     asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
     out[threadIdx.x] = acc;
 }
+
+// Multicast memory (NVLink SHARP): one address, every device's copy.
+__global__ void ldst_multimem(unsigned *mc, float *mcf)
+{
+    unsigned r, acc = 0;
+    float f0, f1;
+    asm volatile("multimem.ld_reduce.global.add.u32 %0, [%1];" : "=r"(r) : "l"(mc) : "memory");
+    acc += r;
+    asm volatile("multimem.ld_reduce.acquire.gpu.global.min.u32 %0, [%1];" : "=r"(r) : "l"(mc) : "memory");
+    acc += r;
+    asm volatile("multimem.ld_reduce.weak.global.add.v2.f32 {%0, %1}, [%2];" : "=f"(f0), "=f"(f1) : "l"(mcf) : "memory");
+    acc += (unsigned)(f0 + f1);
+    asm volatile("multimem.st.global.u32 [%0], %1;" ::"l"(mc), "r"(acc) : "memory");
+    asm volatile("multimem.st.release.sys.global.v2.f32 [%0], {%1, %1};" ::"l"(mcf), "f"(f0) : "memory");
+    asm volatile("multimem.red.global.add.u32 [%0], %1;" ::"l"(mc), "r"(acc) : "memory");
+    asm volatile("multimem.red.relaxed.cluster.global.max.u32 [%0], %1;" ::"l"(mc), "r"(acc) : "memory");
+    asm volatile("multimem.red.release.gpu.global.add.f32 [%0], %1;" ::"l"(mcf), "f"(f1) : "memory");
+}
 #endif
