@@ -27,7 +27,11 @@ for d in build/ptx-core-seeds/testdata/ptx ${SEEDS:-}; do
     [ -d "$d" ] && find "$d" -name '*.ptx' -size -256k -exec cp -n {} "$out/seeds/" \;
 done
 
-"$out/fuzz_ptx" -max_total_time="$secs" -jobs="$jobs" -workers="$jobs" -timeout=10 -rss_limit_mb=2048 \
-    -max_len=262144 -artifact_prefix="$out/crashes/" -print_final_stats=1 \
-    "$out/corpus" "$out/seeds" 2>&1 | tee "$out/last_run.log" | grep -E '^#|cov:|ERROR|SUMMARY|stat::|Done' | tail -40
-echo "crashes: $(ls "$out/crashes" | wc -l) (in $out/crashes)"
+# Parallel jobs write fuzz-N.log into the current folder: run from $out.
+parallel=()
+[ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs")
+before=$(ls "$out/crashes" | wc -l)
+(cd "$out" && ./fuzz_ptx -max_total_time="$secs" "${parallel[@]}" -timeout=10 -rss_limit_mb=2048 \
+    -max_len=262144 -artifact_prefix=crashes/ -print_final_stats=1 corpus seeds) 2>&1 |
+    tee "$out/last_run.log" | grep -E '^#|cov:|ERROR|SUMMARY|stat::|Done' | tail -40
+echo "new crashes: $(( $(ls "$out/crashes" | wc -l) - before )) (all in $out/crashes)"

@@ -3,6 +3,8 @@
 #include "ptx_core/ptx_test_util.h"
 #include "sc_test.h"
 
+static void check_assembles(const ScPtxModule *m, const char *name, const char *arch);
+
 static ScPtxModule *parse(const char *text)
 {
     ScErr err = {0};
@@ -562,6 +564,42 @@ TEST(inline_asm_scope_and_plain_register_names)
     sc_ptx_module_free(m);
 }
 
+TEST(call_and_branch_target_lists)
+{
+    ScPtxModule *m = parse(".version 9.0\n.target sm_80\n.address_size 64\n"
+                           ".func (.param .b32 rv) f1(.param .b32 a) { ret; }\n.func (.param .b32 rv) f2(.param .b32 a) { ret; }\n"
+                           ".weak .global .u32 w;\n.common .global .u32 c;\n"
+                           ".entry k\n.reqntid 32, 1, 1\n{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n"
+                           "Ftgt: .calltargets f1, f2;\n"
+                           "\t{\n\t.param .b32 p;\n\t.param .b32 r;\n\tst.param.b32 [p], %r1;\n"
+                           "\tcall (r), %rd1, (p), Ftgt;\n\tld.param.b32 %r2, [r];\n\t}\n"
+                           "ts: .branchtargets L1, L2;\n"
+                           "\tbrx.idx %r2, ts;\n"
+                           "L1:\n\tret;\nL2:\n\texit;\n}\n");
+    if (!m)
+        return;
+    ScPtxFunc *k = func_at(m, "k");
+    CHECK_STR("reqntid", k->dirs[0].name);
+    CHECK_STR("32, 1, 1", k->dirs[0].args);
+    CHECK_INT(SC_PTX_LINK_WEAK, m->first->next->next->u.var.linkage);
+    CHECK_INT(SC_PTX_LINK_COMMON, m->first->next->next->next->u.var.linkage);
+    const ScPtxStmt *ct = k->first->next->next;
+    CHECK_INT(SC_PTX_STMT_CALLTARGETS, ct->kind);
+    CHECK_STR("Ftgt", ct->u.dir.label);
+    CHECK_STR("f1, f2", ct->u.dir.args);
+    CHECK_STMT("Ftgt: .calltargets f1, f2;", ct);
+    const ScPtxStmt *call = find_opcode(k, "call");
+    CHECK_INT(SC_PTX_OPND_LABEL, call->u.instr.ops[3].kind);
+    CHECK_INT(1, call->depth);
+    const ScPtxStmt *brx = find_opcode(k, "brx");
+    CHECK_INT(SC_PTX_STMT_BRANCHTARGETS, brx->prev->kind);
+    CHECK_STR("L1, L2", brx->prev->u.dir.args);
+    CHECK_INT(SC_PTX_OPND_LABEL, brx->u.instr.ops[1].kind);
+    check_round_trip(m);
+    check_assembles(m, "targets", "sm_80");
+    sc_ptx_module_free(m);
+}
+
 /* found by fuzzing: an asm marker inside a verbatim directive must not mark the next body as inline asm */
 TEST(stray_asm_marker_does_not_leak_into_a_body)
 {
@@ -932,6 +970,7 @@ int main(void)
     RUN(body_statements_scopes_and_locations);
     RUN(operands_every_form);
     RUN(inline_asm_scope_and_plain_register_names);
+    RUN(call_and_branch_target_lists);
     RUN(stray_asm_marker_does_not_leak_into_a_body);
     RUN(unknown_directives_kept_verbatim);
     RUN(comments_whitespace_and_statement_boundaries);
