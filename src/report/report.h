@@ -54,7 +54,8 @@ typedef enum ScRaceScope {
 } ScRaceScope;
 
 /* A site id names one instrumented instruction; ids are unique in the process
- * (never reused, also across modules). SC_REPORT_SITE_NONE: no instruction (the
+ * (never reused, also across modules: a module's per-module site index plus a
+ * base the loader gives each module). SC_REPORT_SITE_NONE: no instruction (the
  * previous side of a barrier_divergence record for a thread that exited). */
 #define SC_REPORT_SITE_NONE UINT32_MAX
 
@@ -169,7 +170,8 @@ bool sc_report_load_suppressions(ScReport *r, const char *path, ScErr *err);
  * the number of records the device could not deliver. Records fold into the race
  * of their unordered site pair and cause; a new race is resolved now (sites,
  * shared symbol, allocation) and, if reported and within print_limit, its text
- * block is appended to text. False (err says why) only when out of memory. */
+ * block is appended to text (NULL: print nothing). False (err says why) only when
+ * out of memory. */
 bool sc_report_add_launch(ScReport *r, const ScReportLaunch *launch, const ScRaceRecord *recs,
                           size_t n, uint64_t dropped, ScBuf *text, ScErr *err);
 
