@@ -184,7 +184,8 @@ void sc_report_counts(const ScReport *r, ScReportCounts *out);
  * hint, the suppressions that matched and the final
  * `scord: reported N races (H hazards) in L of K kernel launches; S suppressed`. */
 void sc_report_emit_summary(const ScReport *r, ScBuf *out);
-/* The whole run as one JSON document (contracts.md) or one SARIF 2.1.0 log. */
+/* The whole run as one JSON document (contracts.md) or one SARIF 2.1.0 log. When
+ * out->oom is set afterwards the document is truncated: do not write it out. */
 void sc_report_emit_json(const ScReport *r, ScBuf *out);
 void sc_report_emit_sarif(const ScReport *r, ScBuf *out);
 
