@@ -10,6 +10,7 @@
 #include "common/sc_defs.h"
 #include "intercept/intercept_alloc.h"
 #include "intercept/intercept_plan.h"
+#include "intercept/intercept_runtime.h"
 
 /* Typed pointers to the real entry points, one per handler. */
 #define SC_HOOK(symbol, base, handler, params, args) typedef CUresult(*ScReal_##handler) params;
@@ -64,6 +65,7 @@ typedef struct ScCtx {
     ScLinkRec *links;
     size_t n_links, cap_links;
     ScAllocTable allocs;
+    ScRuntime rt;
     unsigned long launches;      /* atomic */
     unsigned long graph_launches; /* atomic */
     unsigned long races;
@@ -81,8 +83,12 @@ const char *sc_cu_error(CUresult r);
 bool sc_driver_load(void);
 /* The real entry point behind one of the wrapped symbols (NULL if the driver lacks it). */
 void *sc_driver_real(const char *symbol);
+/* Any other symbol of the real driver (NULL if it lacks it). */
+void *sc_driver_sym(const char *symbol);
 
 /* Compute capability (e.g. 90) of the device current code will run on. */
 int sc_current_device_sm(void);
+/* Its number of SMs, 0 if unknown. */
+int sc_current_device_sm_count(void);
 
 #endif

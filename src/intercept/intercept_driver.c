@@ -119,6 +119,13 @@ void *sc_driver_real(const char *symbol)
     return NULL;
 }
 
+void *sc_driver_sym(const char *symbol)
+{
+    if (!sc_driver_load())
+        return NULL;
+    return real_dlsym()(libcuda, symbol);
+}
+
 static const ScHook *hook_by_symbol(const char *name)
 {
     if (name[0] != 'c' || name[1] != 'u')

@@ -11,20 +11,32 @@
 /* Largest code file scord reads itself; bigger ones go to the driver untouched. */
 #define MAX_CODE_FILE ((size_t)1 << 30)
 
-int sc_current_device_sm(void)
+/* An attribute of the current context's device (else device 0); -1 if unknown. */
+static int current_device_attribute(CUdevice_attribute attr)
 {
     ScDriver *d = &sc_ctx.drv;
     CUdevice dev;
     if (!d->ctx_get_device || d->ctx_get_device(&dev) != CUDA_SUCCESS) {
         if (!d->device_get || d->device_get(&dev, 0) != CUDA_SUCCESS)
-            return 0;
+            return -1;
     }
-    int major = 0, minor = 0;
-    if (!d->device_get_attribute ||
-        d->device_get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) ||
-        d->device_get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev))
-        return 0;
-    return major * 10 + minor;
+    int value;
+    if (!d->device_get_attribute || d->device_get_attribute(&value, attr, dev) != CUDA_SUCCESS)
+        return -1;
+    return value;
+}
+
+int sc_current_device_sm(void)
+{
+    int major = current_device_attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    int minor = current_device_attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    return major < 0 || minor < 0 ? 0 : major * 10 + minor;
+}
+
+int sc_current_device_sm_count(void)
+{
+    int n = current_device_attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    return n < 0 ? 0 : n;
 }
 
 static ScModuleRec *new_module(const char *origin, const void *image, size_t avail)
@@ -63,6 +75,14 @@ static bool plan_has_ptx(const ScLoadPlan *p)
     return p->verdict == SC_PLAN_PTX || p->verdict == SC_PLAN_LINK;
 }
 
+static CUresult link_add_input(ScReal_cuLinkAddData add, CUlinkState state,
+                               const ScLinkInput *in, const char *name, unsigned int n_opts,
+                               CUjit_option *opts, void **vals)
+{
+    return add(state, in->is_ptx ? CU_JIT_INPUT_PTX : CU_JIT_INPUT_CUBIN, in->data,
+               in->len + in->is_ptx, name, n_opts, opts, vals);
+}
+
 /* Links the PTX of an -rdc image's translation units into a cubin of scord's own
  * (malloc'd in *cubin_out, kept for as long as the module lives). */
 static CUresult link_translation_units(const ScLoadPlan *plan, void **cubin_out)
@@ -74,9 +94,8 @@ static CUresult link_translation_units(const ScLoadPlan *plan, void **cubin_out)
     CUresult r = d->link_create(0, NULL, NULL, &state);
     if (r != CUDA_SUCCESS)
         return r;
-    for (size_t i = 0; i < plan->n_link_ptx && r == CUDA_SUCCESS; i++)
-        r = d->link_add_data(state, CU_JIT_INPUT_PTX, plan->link_ptx[i],
-                             strlen(plan->link_ptx[i]) + 1, "scord", 0, NULL, NULL);
+    for (size_t i = 0; i < plan->n_link && r == CUDA_SUCCESS; i++)
+        r = link_add_input(d->link_add_data, state, &plan->link[i], "scord", 0, NULL, NULL);
     void *cubin = NULL;
     size_t size = 0;
     if (r == CUDA_SUCCESS)
@@ -449,9 +468,8 @@ static CUresult link_add_image(ScReal_cuLinkAddData real, CUlinkState state, CUj
         /* A link session takes the translation units one by one. If one is refused,
          * the whole session fails, as it would have with the original input. */
         ours = CUDA_SUCCESS;
-        for (size_t i = 0; i < m->plan.n_link_ptx && ours == CUDA_SUCCESS; i++)
-            ours = real(state, CU_JIT_INPUT_PTX, m->plan.link_ptx[i],
-                        strlen(m->plan.link_ptx[i]) + 1, name, n_opts, opts, vals);
+        for (size_t i = 0; i < m->plan.n_link && ours == CUDA_SUCCESS; i++)
+            ours = link_add_input(real, state, &m->plan.link[i], name, n_opts, opts, vals);
         if (ours != CUDA_SUCCESS) {
             record_module(m, false, ours);
             return ours;

@@ -58,35 +58,62 @@ static bool entry_ptx(const ScFatbinEntry *e, ScLoadPlan *plan, char **ptx, size
 /* An -rdc image (wrapper version 2): container 0 is the device-linked machine code,
  * containers 1.. the relocatable code of each translation unit, which the driver
  * links at load time when the machine code does not fit the device. scord links
- * the PTX of every translation unit instead. */
+ * the PTX of every translation unit instead. A unit with no PTX for the device but
+ * relocatable machine code that fits it (libcudadevrt, which nvcc appends to
+ * PTX-only builds) goes into the link as machine code; its kernels are library
+ * code and stay unchecked. */
 static void plan_link(const ScFatbin *fb, unsigned device_sm, ScLoadPlan *plan)
 {
     size_t n = fb->n_containers > 0 ? fb->n_containers - 1 : 0;
-    plan->link_ptx = calloc(n ? n : 1, sizeof *plan->link_ptx);
-    if (!plan->link_ptx) {
+    plan->link = calloc(n ? n : 1, sizeof *plan->link);
+    if (!plan->link) {
         plan->verdict = SC_PLAN_UNREADABLE;
         snprintf(plan->reason, sizeof plan->reason, "out of memory");
         return;
     }
+    size_t n_ptx = 0, n_elf = 0;
     for (size_t c = 1; c < fb->n_containers; c++) {
         const ScFatbinEntry *pick = sc_fatbin_pick_ptx_in(fb, c, device_sm);
         if (!pick) {
+            for (size_t i = 0; i < fb->n_entries; i++) {
+                const ScFatbinEntry *e = &fb->entries[i];
+                if (e->container_index == c && e->kind == SC_ENTRY_ELF &&
+                    sc_fatbin_entry_fits(e, device_sm) && (!pick || e->arch > pick->arch))
+                    pick = e;
+            }
+        }
+        if (!pick) {
             plan->verdict = SC_PLAN_UNCHECKED;
             snprintf(plan->reason, sizeof plan->reason,
-                     "translation unit %zu of this -rdc image has no PTX that a compute_%u "
-                     "device can JIT",
+                     "translation unit %zu of this -rdc image has no code a compute_%u "
+                     "device can use",
                      c, device_sm);
             return;
         }
-        size_t len;
-        if (!entry_ptx(pick, plan, &plan->link_ptx[plan->n_link_ptx], &len))
+        ScLinkInput *in = &plan->link[plan->n_link];
+        in->is_ptx = pick->kind == SC_ENTRY_PTX;
+        ScErr err = {0};
+        if (!sc_fatbin_entry_data(pick, &in->data, &in->len, &err)) {
+            plan->verdict = SC_PLAN_UNREADABLE;
+            snprintf(plan->reason, sizeof plan->reason,
+                     "cannot extract translation unit %zu: %s", c, err.msg);
             return;
-        plan->n_link_ptx++;
-        if (c == 1)
+        }
+        plan->n_link++;
+        if (in->is_ptx && n_ptx++ == 0)
             describe_entry(pick, plan->chosen, sizeof plan->chosen);
+        n_elf += !in->is_ptx;
     }
-    appendf(plan->chosen, sizeof plan->chosen, " (%zu translation units linked)",
-            plan->n_link_ptx);
+    if (n_ptx == 0) {
+        plan->verdict = SC_PLAN_UNCHECKED;
+        snprintf(plan->reason, sizeof plan->reason, "no translation unit of this -rdc image "
+                 "has PTX that a compute_%u device can JIT", device_sm);
+        return;
+    }
+    appendf(plan->chosen, sizeof plan->chosen, " (%zu translation units linked", n_ptx);
+    if (n_elf)
+        appendf(plan->chosen, sizeof plan->chosen, ", with %zu of machine code", n_elf);
+    appendf(plan->chosen, sizeof plan->chosen, ")");
     plan->verdict = SC_PLAN_LINK;
 }
 
@@ -198,11 +225,11 @@ void sc_plan_free(ScLoadPlan *plan)
 {
     free(plan->ptx);
     plan->ptx = NULL;
-    for (size_t i = 0; i < plan->n_link_ptx; i++)
-        free(plan->link_ptx[i]);
-    free(plan->link_ptx);
-    plan->link_ptx = NULL;
-    plan->n_link_ptx = 0;
+    for (size_t i = 0; i < plan->n_link; i++)
+        free(plan->link[i].data);
+    free(plan->link);
+    plan->link = NULL;
+    plan->n_link = 0;
     sc_fatbin_kernels_free(&plan->kernels);
 }
 

@@ -14,13 +14,21 @@ typedef enum ScPlanVerdict {
     SC_PLAN_UNREADABLE, /* scord cannot read the image: it runs as it is, unchecked */
 } ScPlanVerdict;
 
+/* One input of an -rdc image's link: a translation unit's PTX, or relocatable machine
+ * code where a unit has no PTX for the device (nvcc adds libcudadevrt that way). */
+typedef struct ScLinkInput {
+    bool is_ptx;
+    uint8_t *data; /* malloc'd; PTX is NUL-terminated */
+    size_t len;
+} ScLinkInput;
+
 typedef struct ScLoadPlan {
     ScPlanVerdict verdict;
     ScImageKind kind;
     char *ptx;            /* SC_PLAN_PTX: malloc'd, NUL-terminated; must outlive the module */
     size_t ptx_len;
-    char **link_ptx;      /* SC_PLAN_LINK: the PTX of each translation unit, malloc'd */
-    size_t n_link_ptx;
+    ScLinkInput *link;    /* SC_PLAN_LINK: the code of each translation unit */
+    size_t n_link;
     char what[256];       /* the image: "fat binary: sm_75 ELF, compute_75 PTX 9.0 zstd" */
     char chosen[192];     /* SC_PLAN_PTX/LINK: the entries picked: "compute_75 PTX 9.0" */
     char reason[640];     /* otherwise: why it runs unchecked */
