@@ -20,10 +20,14 @@ set -u -o pipefail
 # for each module it lets run unchanged. Adjust here if those messages change.
 PTX_PATTERN='scord: module .* loaded from PTX'
 UNCHECKED_PATTERN='scord: module .* unchecked'
+FALLBACK_PATTERN="scord: module .* runs unchecked: the driver rejected scord's PTX"
 
-# program            modes (CUDA_MODULE_LOADING)  module lines expected under scord
+# program            modes (CUDA_MODULE_LOADING, or fault: scord's PTX is rejected)
+#                                        module lines expected under scord
 PROGRAMS='
 static_cudart        default,lazy,eager  ptx>=2
+static_cudart        fault               fallback>=2
+driver_fatbin        fault               fallback>=2
 shared_cudart        default             ptx>=2
 driver_ptx           default             ptx>=2
 driver_cubin         default             unchecked>=2
@@ -85,14 +89,16 @@ count_lines() {
     cat "$base.scord.log" "$base.scord.err" 2>/dev/null | grep -c -E -e "$pattern"
 }
 
-# Decides whether the module lines fit the expectation (ptx>=N or unchecked>=N):
-# at least N lines of the expected kind and none of the other.
+# Decides whether the module lines fit the expectation (ptx>=N, unchecked>=N or
+# fallback>=N): at least N lines of the expected kind and none of the others (a
+# fallback line is also an unchecked line).
 verdict_ok() {
-    local expect=$1 ptx=$2 unchecked=$3
+    local expect=$1 ptx=$2 unchecked=$3 fallback=$4
     local kind=${expect%%>=*} min=${expect##*>=}
     case $kind in
         ptx) [ "$ptx" -ge "$min" ] && [ "$unchecked" -eq 0 ] ;;
-        unchecked) [ "$unchecked" -ge "$min" ] && [ "$ptx" -eq 0 ] ;;
+        unchecked) [ "$unchecked" -ge "$min" ] && [ "$ptx" -eq 0 ] && [ "$fallback" -eq 0 ] ;;
+        fallback) [ "$fallback" -ge "$min" ] && [ "$ptx" -eq 0 ] ;;
         *) echo "gpu_passthrough.sh: bad expectation '$expect'" >&2; return 1 ;;
     esac
 }
@@ -108,6 +114,7 @@ run_row() {
         default) envcmd=(env -u CUDA_MODULE_LOADING) ;;
         lazy) envcmd=(env CUDA_MODULE_LOADING=LAZY) ;;
         eager) envcmd=(env CUDA_MODULE_LOADING=EAGER) ;;
+        fault) envcmd=(env -u CUDA_MODULE_LOADING SCORD_FAULT=reject_ptx) ;;
         *) echo "gpu_passthrough.sh: unknown mode '$mode'" >&2; return 1 ;;
     esac
     local nrc=- src=- same=- verdict=- ns=- ss=- why=''
@@ -146,11 +153,12 @@ run_row() {
                 same=no
                 why+='output-differs+'
             fi
-            local ptx unchecked
+            local ptx unchecked fallback
             ptx=$(count_lines "$PTX_PATTERN" "$base")
             unchecked=$(count_lines "$UNCHECKED_PATTERN" "$base")
-            verdict="ptx=$ptx,unchecked=$unchecked;want:$expect"
-            verdict_ok "$expect" "$ptx" "$unchecked" || why+='module-verdict+'
+            fallback=$(count_lines "$FALLBACK_PATTERN" "$base")
+            verdict="ptx=$ptx,unchecked=$unchecked,fallback=$fallback;want:$expect"
+            verdict_ok "$expect" "$ptx" "$unchecked" "$fallback" || why+='module-verdict+'
             log "module lines under scord:"
             cat "$base.scord.log" "$base.scord.err" 2>/dev/null |
                 grep -E -e "$PTX_PATTERN" -e "$UNCHECKED_PATTERN" | head -n 20 >>"$LOG"

@@ -57,6 +57,7 @@ typedef struct ScCtx {
     bool verbose;
     int error_exitcode;
     int status_fd;
+    bool fault_reject_ptx; /* SCORD_FAULT=reject_ptx: the driver is given code it rejects */
     ScDriver drv;
     int device_sm;        /* compute capability of the current device, 0 until known */
     CUresult init_result; /* what the program's cuInit returned; -1 if never called */

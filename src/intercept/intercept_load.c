@@ -8,6 +8,10 @@
 
 #include "intercept/intercept.h"
 
+/* What SCORD_FAULT=reject_ptx hands the driver in place of scord's code, so that
+ * tests can check the fallback to the original image on a real driver. */
+#define FAULT_IMAGE "scord fault injection: this is not PTX"
+
 /* Largest code file scord reads itself; bigger ones go to the driver untouched. */
 #define MAX_CODE_FILE ((size_t)1 << 30)
 
@@ -192,6 +196,8 @@ static CUresult load_through_plan(const char *origin, const void *image, size_t 
         ours = link_translation_units(&m->plan, &m->linked);
         our_image = m->linked;
     }
+    if (our_image && sc_ctx.fault_reject_ptx)
+        our_image = FAULT_IMAGE;
     if (our_image) {
         ours = load_ours(call, our_image);
         if (ours == CUDA_SUCCESS) {
