@@ -1,0 +1,1070 @@
+#!/usr/bin/env python3
+"""race_suite.py: runs the race suite of tests/races natively, under scord and under
+compute-sanitizer racecheck, and compares each tool's races with the expectations tagged
+in the program sources (SCORD-* header lines and inline race(ID) tags).
+
+Usage:
+  race_suite.py --build-dir build --out OUTDIR [--scord build/bin/scord] [--racecheck]
+                [--timeout 120] [programs...]
+  race_suite.py --check-ptx --build-dir build [programs...]
+  race_suite.py --self-test
+
+The programs are built beforehand by `make race-suite BUILD=<build-dir>` (and their PTX,
+for --check-ptx, by `make race-suite-ptx`). Only the Python standard library is used.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SUITE_DIR = REPO / "tests" / "races"
+HEADER_LINES = 20
+
+# Cause names and severities of /work contracts (docs/race-suite.md repeats them).
+CAUSES = {
+    "missing_barrier": "error",
+    "missing_syncwarp": "error",
+    "divergent_branch": "error",
+    "same_store_lanes": "error",
+    "same_store_lanes_benign": "info",
+    "unsynchronized_blocks": "error",
+    "atomic_vs_plain": "error",
+    "atomic_scope": "error",
+    "missing_fence": "error",
+    "fence_scope": "error",
+    "lock_missing": "error",
+    "lock_scope": "error",
+    "lock_no_fence": "error",
+    "non_strong_sync": "error",
+    "strong_vs_rmw": "warning",
+    "barrier_divergence": "error",
+}
+SPACES = ("shared", "global")
+SCOPES = ("cta", "cluster", "gpu", "sys")
+KINDS = ("read", "write", "atomic", "barrier") + tuple("atomic." + s for s in SCOPES)
+
+# SPEC.md's categories; a program names its own with SCORD-CATEGORY.
+CATEGORIES = {
+    1: "shared memory, barrier epochs",
+    2: "global atomicity",
+    3: "mixed sizes and granularity",
+    4: "intra-warp under ITS",
+    5: "scoped atomics",
+    6: "scoped fences and message passing",
+    7: "locks",
+    8: "memory-model policy cases",
+    9: "barrier divergence and misuse",
+    10: "inter-kernel and stream races",
+    11: "input-dependent races",
+    12: "Hopper-era features",
+    13: "false-positive traps",
+    14: "robustness and scale",
+}
+
+TAG_START_RE = re.compile(r"\brace\(")
+TAG_RE = re.compile(r"race\(([A-Za-z0-9_]+)\)\s+([a-z.,]+)(?:\s+(shared|global)\b)?")
+DIRECTIVE_RE = re.compile(r"^\s*//\s*SCORD-([A-Z]+):\s*(.*?)\s*$")
+NAME_RE = re.compile(r"^(shared|global)_([a-z0-9_]+?)_(race|norace)$")
+
+
+# ---------------------------------------------------------------------------------
+# Expectations: parsing the header and the inline tags of one program
+
+
+@dataclass
+class Expected:
+    rid: str
+    cause: str = ""
+    space: str = ""        # "" for barrier_divergence, whose ends are barriers
+    ends: list = field(default_factory=list)    # [(line, kind)], two of them
+
+
+@dataclass
+class Program:
+    name: str
+    source: str            # file name, as reports name it
+    category: int = 0
+    run_args: list = field(default_factory=list)
+    requires: str = ""
+    expect_count: int = -1
+    races: dict = field(default_factory=dict)   # rid -> Expected
+    prints_done: bool = False
+    errors: list = field(default_factory=list)
+
+
+def parse_program(name, text, source=None):
+    """Reads the expectations of one program; problems go to Program.errors as
+    'file:line: message' strings, so a malformed file names the line to fix."""
+    src = source or name + ".cu"
+    prog = Program(name=name, source=src)
+    err = prog.errors.append
+    causes = {}
+    space_seen = {}
+    for lineno, line in enumerate(text.splitlines(), 1):
+        m = DIRECTIVE_RE.match(line)
+        if m:
+            key, value = m.group(1), m.group(2)
+            where = f"{src}:{lineno}"
+            if lineno > HEADER_LINES:
+                err(f"{where}: SCORD-{key} must be within the first {HEADER_LINES} lines")
+                continue
+            if key == "EXPECT":
+                em = re.fullmatch(r"(?:no race|(\d+) races?)", value)
+                if prog.expect_count >= 0:
+                    err(f"{where}: second SCORD-EXPECT")
+                elif not em:
+                    err(f"{where}: SCORD-EXPECT must be 'no race' or 'N race(s)', not '{value}'")
+                else:
+                    prog.expect_count = int(em.group(1)) if em.group(1) else 0
+                    if em.group(1) and prog.expect_count == 0:
+                        err(f"{where}: write 'SCORD-EXPECT: no race' instead of '0 races'")
+            elif key == "CAUSE":
+                cm = re.fullmatch(r"([A-Za-z0-9_]+)\s+([a-z_]+)", value)
+                if not cm:
+                    err(f"{where}: SCORD-CAUSE must be '<id> <cause>', not '{value}'")
+                elif cm.group(2) not in CAUSES:
+                    err(f"{where}: unknown cause '{cm.group(2)}' (known: {', '.join(CAUSES)})")
+                elif cm.group(1) in causes:
+                    err(f"{where}: second SCORD-CAUSE for race {cm.group(1)}")
+                else:
+                    causes[cm.group(1)] = cm.group(2)
+            elif key == "RUN":
+                try:
+                    prog.run_args = shlex.split(value)
+                except ValueError as e:
+                    err(f"{where}: SCORD-RUN arguments do not parse: {e}")
+            elif key == "REQUIRES":
+                if not re.fullmatch(r"sm_\d+[a-z]?", value):
+                    err(f"{where}: SCORD-REQUIRES must name an architecture like sm_90, not '{value}'")
+                else:
+                    prog.requires = value
+            elif key == "CATEGORY":
+                if not value.isdigit() or int(value) not in CATEGORIES:
+                    err(f"{where}: SCORD-CATEGORY must be a SPEC.md category number 1-14, not '{value}'")
+                else:
+                    prog.category = int(value)
+            else:
+                err(f"{where}: unknown directive SCORD-{key} "
+                    "(known: RUN, REQUIRES, EXPECT, CAUSE, CATEGORY)")
+            continue
+        if "rs_done()" in line or '"DONE' in line:
+            prog.prints_done = True
+        tag = TAG_START_RE.search(line)
+        if not tag:
+            continue
+        start = tag.start()
+        comment = line.rfind("//", 0, start)
+        if comment < 0:
+            err(f"{src}:{lineno}: race tag outside a // comment")
+            continue
+        tail = line[comment + 2:]
+        rest = tail
+        for tm in TAG_RE.finditer(tail):
+            rest = rest.replace(tm.group(0), "", 1)
+            rid, kinds, space = tm.group(1), tm.group(2).split(","), tm.group(3) or ""
+            where = f"{src}:{lineno}"
+            bad = [k for k in kinds if k not in KINDS]
+            if bad:
+                err(f"{where}: race({rid}): unknown kind '{bad[0]}' (known: {', '.join(KINDS)})")
+                continue
+            barrier = [k == "barrier" for k in kinds]
+            if any(barrier) and not all(barrier):
+                err(f"{where}: race({rid}): 'barrier' cannot be mixed with memory kinds")
+                continue
+            if all(barrier) and space:
+                err(f"{where}: race({rid}): a barrier end has no memory space")
+                continue
+            if not all(barrier) and not space:
+                err(f"{where}: race({rid}): the memory space (shared or global) is missing")
+                continue
+            if rid in space_seen and space_seen[rid] != space:
+                err(f"{where}: race({rid}): space '{space}' differs from '{space_seen[rid]}' "
+                    "on its other end")
+                continue
+            space_seen[rid] = space
+            exp = prog.races.setdefault(rid, Expected(rid=rid, space=space))
+            exp.ends.extend((lineno, k) for k in kinds)
+        if TAG_START_RE.search(rest):
+            err(f"{src}:{lineno}: malformed race tag '{tail.strip()}' "
+                "(expected: race(ID) KIND[,KIND] shared|global)")
+    for rid, exp in prog.races.items():
+        if len(exp.ends) != 2:
+            lines = ", ".join(str(l) for l, _ in exp.ends)
+            err(f"{src}: race {rid} has {len(exp.ends)} ends (lines {lines}); it needs exactly two")
+        if rid not in causes:
+            err(f"{src}: race {rid} has tags but no 'SCORD-CAUSE: {rid} <cause>' line")
+            continue
+        exp.cause = causes[rid]
+        is_barrier = all(k == "barrier" for _, k in exp.ends)
+        if is_barrier != (exp.cause == "barrier_divergence"):
+            err(f"{src}: race {rid}: barrier ends go with cause barrier_divergence, and only with it")
+    for rid in causes:
+        if rid not in prog.races:
+            err(f"{src}: SCORD-CAUSE names race {rid}, but no line is tagged race({rid})")
+    if prog.expect_count < 0:
+        err(f"{src}: no SCORD-EXPECT line in the first {HEADER_LINES} lines")
+    elif prog.expect_count != len(prog.races):
+        err(f"{src}: SCORD-EXPECT says {prog.expect_count} race(s) but {len(prog.races)} "
+            "race id(s) are tagged")
+    return prog
+
+
+def lint_suite(programs):
+    """Suite-wide rules: names, twins, category, DONE. Returns {name: [problems]}."""
+    problems = {}
+    names = {p.name for p in programs}
+    for p in programs:
+        errs = list(p.errors)
+        m = NAME_RE.match(p.name)
+        if not m:
+            errs.append(f"{p.source}: the name must be <shared|global>_<pattern>_<race|norace>.cu")
+        else:
+            stem, variant = p.name[: -len(m.group(3)) - 1], m.group(3)
+            if variant == "race":
+                if stem + "_norace" not in names:
+                    errs.append(f"{p.source}: racy program without its race-free twin {stem}_norace.cu")
+                if p.expect_count == 0:
+                    errs.append(f"{p.source}: a _race program must expect at least one race")
+            elif p.expect_count > 0:
+                errs.append(f"{p.source}: a _norace program must expect 'no race'")
+        if p.category == 0:
+            errs.append(f"{p.source}: no SCORD-CATEGORY line in the first {HEADER_LINES} lines")
+        if not p.prints_done:
+            errs.append(f"{p.source}: never prints DONE (call rs_done() at the end of main)")
+        problems[p.name] = errs
+    return problems
+
+
+def load_programs(selection=None):
+    """Every tests/races/*.cu, or those named (with or without .cu / a directory)."""
+    paths = sorted(SUITE_DIR.glob("*.cu"))
+    if selection:
+        wanted = {Path(s).name.removesuffix(".cu") for s in selection}
+        unknown = wanted - {p.stem for p in paths}
+        if unknown:
+            raise SystemExit(f"race_suite: no such program in {SUITE_DIR}: {', '.join(sorted(unknown))}")
+        paths = [p for p in paths if p.stem in wanted]
+    return [parse_program(p.stem, p.read_text(), p.name) for p in paths]
+
+
+# ---------------------------------------------------------------------------------
+# Reports of the tools, reduced to comparable races
+
+
+@dataclass
+class Reported:
+    cause: str
+    severity: str
+    space: str
+    ends: list             # [(line or None, kind, where)]; where is "" in the program's file
+    text: str = ""         # the report as one line, for the results
+
+
+def resolve_frame(access, source):
+    """(line, where) of an access in the program's source file: the innermost frame of
+    the access and its inlined-at chain that lies in that file. where is "" there, or
+    the access's own file:line when no frame does (a report in a header counts as
+    elsewhere, never as a line of the program)."""
+    frames = [(access.get("file"), access.get("line"))]
+    frames += [(f.get("file"), f.get("line")) for f in access.get("inlined_at") or []]
+    for f, line in frames:
+        if f and line is not None and os.path.basename(f) == source:
+            return line, ""
+    f, line = frames[0]
+    if f is None:
+        return None, f"ptx line {access.get('ptx_line')}"
+    return None, f"{os.path.basename(f)}:{line}"
+
+
+def access_kind(access):
+    kind = access.get("kind") or "?"
+    scope = access.get("scope")
+    if kind == "atomic" and scope:
+        return f"atomic.{scope}"
+    return kind
+
+
+def scord_races(report, source):
+    """The races of one scord JSON report (contracts.md), as Reported records."""
+    out = []
+    for r in report.get("races", []):
+        ends = []
+        for a in r.get("accesses", []):
+            line, where = resolve_frame(a, source)
+            ends.append((line, access_kind(a), where))
+        desc = ", ".join(f"{source}:{l} {k}" if not w else f"{w} {k}" for l, k, w in ends)
+        out.append(Reported(cause=r.get("cause", "?"), severity=r.get("severity", "error"),
+                            space=r.get("space") or "", ends=ends,
+                            text=f"{r.get('cause', '?')} {r.get('space') or '-'}: {desc}"))
+    return out
+
+
+def kind_matches(tag_kind, reported_kind, coarse=False):
+    """A tag `atomic` accepts any scope. coarse (racecheck): an atomic end may be reported
+    as a write, since racecheck names only reads and writes."""
+    if tag_kind == reported_kind:
+        return True
+    if tag_kind == "atomic" and reported_kind.startswith("atomic"):
+        return True
+    if coarse and tag_kind.startswith("atomic") and reported_kind in ("write", "atomic"):
+        return True
+    return False
+
+
+def race_matches(exp, rep, coarse=False, check_cause=True):
+    if check_cause and exp.cause != rep.cause:
+        return False
+    if exp.cause == "barrier_divergence":
+        # A divergent barrier may be reported once per barrier instruction or once for
+        # both; every reported end must be one of the tagged barriers.
+        lines = {l for l, _ in exp.ends}
+        got = [l for l, _, w in rep.ends if not w]
+        return bool(got) and len(got) == len(rep.ends) and set(got) <= lines
+    if not coarse and exp.space != rep.space:
+        return False
+    if len(rep.ends) != 2 or any(w for _, _, w in rep.ends):
+        return False
+    (l1, k1), (l2, k2) = exp.ends
+    (m1, j1, _), (m2, j2, _) = rep.ends
+    straight = l1 == m1 and l2 == m2 and kind_matches(k1, j1, coarse) and kind_matches(k2, j2, coarse)
+    crossed = l1 == m2 and l2 == m1 and kind_matches(k1, j2, coarse) and kind_matches(k2, j1, coarse)
+    return straight or crossed
+
+
+def ends_text(exp):
+    return " / ".join(f"{l} {k}" for l, k in exp.ends)
+
+
+def compare(expected, reported, coarse=False):
+    """Expected races (rid -> Expected) against reported ones. A report that matches no
+    expected race is a false alarm; an expected race that no report matches is missed;
+    so a report with a wrong line, kind, space or cause counts as both. Info-level
+    reports (benign same-value stores) count only when they match."""
+    found, false_alarms, seen = {}, [], set()
+    for rep in reported:
+        hits = [rid for rid, exp in expected.items() if race_matches(exp, rep, coarse)]
+        for rid in hits:
+            found.setdefault(rid, rep.text)
+        if hits or rep.severity == "info" or rep.text in seen:
+            continue
+        seen.add(rep.text)
+        near = [rid for rid, exp in expected.items()
+                if race_matches(exp, rep, coarse, check_cause=False)]
+        note = f" (lines of race {near[0]}, which expects {expected[near[0]].cause})" if near else ""
+        false_alarms.append(rep.text + note)
+    return {
+        "found": [{"id": rid, "cause": expected[rid].cause, "space": expected[rid].space,
+                   "ends": ends_text(expected[rid]), "report": found[rid]}
+                  for rid in sorted(found)],
+        "missed": [{"id": rid, "cause": exp.cause, "space": exp.space, "ends": ends_text(exp)}
+                   for rid, exp in sorted(expected.items()) if rid not in found],
+        "false_alarms": false_alarms,
+    }
+
+
+def racecheck_expected(prog):
+    """racecheck checks only shared memory and knows no barrier divergence."""
+    return {rid: e for rid, e in prog.races.items()
+            if e.space == "shared" and e.cause != "barrier_divergence"}
+
+
+RC_PREFIX_RE = re.compile(r"^=+ ?")
+RC_RACE_RE = re.compile(r"\b(Error|Warning|ERROR|WARNING|WARN|Info|INFO)\b.*?Race reported between\s+"
+                        r"(\w+) access at (.*)$")
+RC_AND_RE = re.compile(r"^\s*and (\w+) access at (.*)$")
+RC_HAZARD_RE = re.compile(r"\b(Error|Warning|ERROR|WARNING|WARN|Info|INFO)\b.*Potential (\w+) hazard detected")
+RC_THREAD_RE = re.compile(r"^\s*(\w+) Thread \(.*?\) at (.*)$")
+RC_FILE_RE = re.compile(r"\bin (\S+?\.[A-Za-z0-9_]+):(\d+)\b")
+
+
+def racecheck_location(text):
+    """(file, line) of one racecheck access description, or (None, None) without line
+    info. The file:line is either last ('...+0x90 in f.cu:41 [8 hazards]') or first after
+    the offset ('0x418 in /p/f.hpp:586:function')."""
+    hits = RC_FILE_RE.findall(text)
+    if not hits:
+        return None, None
+    f, line = hits[-1]
+    return os.path.basename(f), int(line)
+
+
+def parse_racecheck(text, source):
+    """Races of a compute-sanitizer racecheck log, analysis ('Race reported between A
+    and B [N hazards]', further 'and C' lines pair with A) and hazard ('Potential RAW
+    hazard detected' + two 'Read/Write Thread ... at ... in f:l' lines) formats."""
+    races = []
+    first, severity, pending = None, "", None
+    for raw in text.splitlines():
+        line = RC_PREFIX_RE.sub("", raw, count=1)
+        m = RC_RACE_RE.search(line)
+        if m:
+            severity, first, pending = m.group(1).lower(), (m.group(2), m.group(3)), None
+            continue
+        m = RC_AND_RE.match(line)
+        if m and first:
+            races.append((severity, [first, (m.group(1), m.group(2))]))
+            continue
+        m = RC_HAZARD_RE.search(line)
+        if m:
+            severity, first, pending = m.group(1).lower(), None, []
+            continue
+        m = RC_THREAD_RE.match(line)
+        if m and pending is not None:
+            pending.append((m.group(1), m.group(2)))
+            if len(pending) == 2:
+                races.append((severity, pending))
+                pending = None
+            continue
+        if not line.strip():
+            first = None
+    out = []
+    for severity, accesses in races:
+        ends = []
+        for kind, where_text in accesses:
+            f, line = racecheck_location(where_text)
+            if f == source:
+                ends.append((line, kind.lower(), ""))
+            else:
+                ends.append((None, kind.lower(), f"{f}:{line}" if f else "no line info"))
+        desc = ", ".join(f"{source}:{l} {k}" if not w else f"{w} {k}" for l, k, w in ends)
+        out.append(Reported(cause="", severity="error" if severity.startswith("err") else severity,
+                            space="shared", ends=ends, text=f"racecheck: {desc}"))
+    return out
+
+
+def compare_racecheck(prog, reported):
+    expected = racecheck_expected(prog)
+    # racecheck has no causes: compare lines and kinds only.
+    for r in reported:
+        r.cause = ""
+    plain = {rid: Expected(rid=e.rid, cause="", space=e.space, ends=e.ends)
+             for rid, e in expected.items()}
+    result = compare(plain, reported, coarse=True)
+    for item in result["found"] + result["missed"]:
+        item["cause"] = expected[item["id"]].cause
+    return result
+
+
+# ---------------------------------------------------------------------------------
+# Static check of the tags against the PTX nvcc generated (no GPU needed)
+
+PTX_LOC_RE = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)\s+(\d+)(?:,.*?inlined_at\s+(\d+)\s+(\d+)\s+(\d+))?")
+PTX_FILE_RE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]*)"')
+
+
+def ptx_class(instr):
+    """(kind, space) of one PTX instruction, or None if it is not a memory or barrier
+    instruction the suite tags. space is "" for generic addresses."""
+    text = re.sub(r"^@!?%\w+\s+", "", instr.strip())
+    if not text or text.startswith((".", "//", "{", "}")) or text.endswith(":"):
+        return None
+    op = text.split()[0]
+    parts = op.split(".")
+    mods = set(parts[1:])
+    if parts[0] in ("bar", "barrier") and "warp" not in mods and "cluster" not in mods:
+        return ("barrier", "")
+    space = "shared" if any(m.startswith("shared") for m in mods) else "global" if "global" in mods else ""
+    if mods & {"param", "local", "const"}:
+        return None
+    if parts[0] in ("ld", "ldu"):
+        return ("read", space)
+    if parts[0] == "st":
+        return ("write", space)
+    if parts[0] in ("atom", "red"):
+        scope = next((s for s in SCOPES if s in mods), "gpu")
+        return (f"atomic.{scope}", space)
+    return None
+
+
+def ptx_lines(ptx, source):
+    """{line of the program's source: [(kind, space, instruction)]} for the memory and
+    barrier instructions of a PTX module, each attributed to the innermost frame of its
+    .loc and inlined-at chain that lies in the program's file."""
+    # nvcc writes the .file directives after the functions.
+    files = {m.group(1): os.path.basename(m.group(2))
+             for m in map(PTX_FILE_RE.match, ptx.splitlines()) if m}
+    parent, out = {}, {}
+    current = None
+    for raw in ptx.splitlines():
+        m = PTX_LOC_RE.match(raw)
+        if m:
+            loc = (m.group(1), int(m.group(2)), int(m.group(3)))
+            up = (m.group(4), int(m.group(5)), int(m.group(6))) if m.group(4) else None
+            parent[loc] = up
+            current = loc
+            continue
+        cls = ptx_class(raw)
+        if not cls or current is None:
+            continue
+        loc, hops = current, 0
+        while loc is not None and hops < 64:
+            if files.get(loc[0]) == source:
+                out.setdefault(loc[1], []).append((cls[0], cls[1], raw.strip()))
+                break
+            loc, hops = parent.get(loc), hops + 1
+    return out
+
+
+def check_ptx(prog, ptx):
+    """Problems with the tags of one program against its PTX: every tagged end must be a
+    memory instruction of its kind and space (or generic) on its line, or a barrier."""
+    by_line = ptx_lines(ptx, prog.source)
+    problems = []
+    for rid, exp in sorted(prog.races.items()):
+        for line, kind in exp.ends:
+            have = by_line.get(line, [])
+            ok = any(kind_matches(kind, k) and (kind == "barrier" or s in ("", exp.space))
+                     for k, s, _ in have)
+            if not ok:
+                seen = "; ".join(i for _, _, i in have) or "no memory or barrier instruction"
+                problems.append(f"{prog.source}:{line}: race {rid} expects a {kind} "
+                                f"{exp.space or ''} access, PTX has: {seen}")
+    return problems
+
+
+# ---------------------------------------------------------------------------------
+# Running the programs
+
+
+@dataclass
+class Run:
+    status: str            # ok, failed (exit N), timeout, missing
+    rc: int = 0
+    seconds: float = 0.0
+    stdout: str = ""
+    done: bool = False
+
+
+def run_command(cmd, timeout, log_prefix):
+    start = time.monotonic()
+    try:
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              timeout=timeout, errors="replace")
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
+        Path(log_prefix + ".stdout").write_text(out)
+        Path(log_prefix + ".stderr").write_text(err)
+        return Run(status=f"timeout after {timeout} s", rc=-1, seconds=timeout, stdout=out)
+    except OSError as e:
+        return Run(status=f"could not start: {e}", rc=-1)
+    Path(log_prefix + ".stdout").write_text(proc.stdout)
+    Path(log_prefix + ".stderr").write_text(proc.stderr)
+    seconds = round(time.monotonic() - start, 3)
+    done = proc.stdout.rstrip().endswith("DONE")
+    if proc.returncode < 0:
+        status = f"killed by signal {-proc.returncode}"
+    elif proc.returncode:
+        status = f"exit {proc.returncode}"
+    elif not done:
+        status = "no DONE line"
+    else:
+        status = "ok"
+    return Run(status=status, rc=proc.returncode, seconds=seconds, stdout=proc.stdout, done=done)
+
+
+def capture(cmd):
+    try:
+        return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              text=True, timeout=60).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def environment():
+    gpu = capture(["nvidia-smi", "--query-gpu=name,driver_version,compute_cap",
+                   "--format=csv,noheader"]).splitlines()
+    name, driver, cc = ([s.strip() for s in gpu[0].split(",")] + ["", "", ""])[:3] if gpu else ("", "", "")
+    nvcc = capture(["nvcc", "--version"]).splitlines()
+    commit = capture(["git", "-C", str(REPO), "rev-parse", "HEAD"])
+    if commit and capture(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"]):
+        commit += " (plus uncommitted changes)"
+    if not commit and (REPO / "COMMIT").is_file():
+        commit = (REPO / "COMMIT").read_text().split("\n")[0].strip() + " (from the COMMIT file)"
+    return {
+        "gpu": name or "unknown (nvidia-smi gave nothing)",
+        "driver": driver or "unknown",
+        "compute_capability": cc or "unknown",
+        "cuda": nvcc[-1] if nvcc else "unknown (nvcc not found)",
+        "commit": commit or "unknown",
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def requirement_met(requires, compute_capability):
+    """SCORD-REQUIRES: sm_90 against the GPU's compute capability '9.0'. Unknown
+    capability: run it anyway (a failure then shows)."""
+    if not requires:
+        return True
+    m = re.fullmatch(r"(\d+)\.(\d+)", compute_capability or "")
+    if not m:
+        return True
+    have = int(m.group(1)) * 10 + int(m.group(2))
+    return have >= int(re.match(r"sm_(\d+)", requires).group(1))
+
+
+def run_program(prog, args, env_info, logs):
+    binary = Path(args.build_dir) / "races" / prog.name
+    result = {"name": prog.name, "category": prog.category, "expect": prog.expect_count,
+              "args": prog.run_args, "runs": {}, "tools": {}}
+    if prog.errors:
+        result["status"] = "bad tags: " + "; ".join(prog.errors)
+        return result
+    if not requirement_met(prog.requires, env_info["compute_capability"]):
+        result["status"] = f"skipped: needs {prog.requires}"
+        return result
+    if not binary.is_file():
+        result["status"] = f"not built: {binary} (run make race-suite BUILD={args.build_dir})"
+        return result
+    cmd = [str(binary)] + prog.run_args
+    log = str(logs / prog.name)
+    native = run_command(cmd, args.timeout, log + ".native")
+    result["runs"]["native"] = {"status": native.status, "seconds": native.seconds}
+    problems = []
+    if native.status != "ok":
+        problems.append(f"native run: {native.status}")
+
+    json_file = logs / (prog.name + ".scord.json")
+    if json_file.exists():
+        json_file.unlink()
+    scord = run_command([args.scord, "--json-file", str(json_file), "--print-limit", "0"] + cmd,
+                        args.timeout, log + ".scord")
+    result["runs"]["scord"] = {"status": scord.status, "seconds": scord.seconds}
+    tool = {"output": "same" if scord.stdout == native.stdout else "differs"}
+    if scord.status != "ok":
+        problems.append(f"scord run: {scord.status}")
+    try:
+        report = json.loads(json_file.read_text())
+        tool.update(compare(prog.races, scord_races(report, prog.source)))
+    except (OSError, ValueError) as e:
+        problems.append(f"scord report {json_file.name}: {e}")
+        tool.update(compare(prog.races, []))
+        tool["report_error"] = str(e)
+    if tool["output"] == "differs":
+        if prog.expect_count == 0:
+            problems.append("output under scord differs from the native output")
+        else:
+            tool["output"] = "differs (racy program: not counted)"
+    if tool["missed"]:
+        problems.append("scord missed " + ", ".join(f"race {m['id']} ({m['ends']})" for m in tool["missed"]))
+    if tool["false_alarms"]:
+        problems.append(f"scord raised {len(tool['false_alarms'])} false alarm(s)")
+    result["tools"]["scord"] = tool
+
+    if args.racecheck:
+        rc_log = logs / (prog.name + ".racecheck.log")
+        rc = run_command([args.compute_sanitizer, "--tool", "racecheck", "--racecheck-report",
+                          "analysis", "--print-limit", "0", "--log-file", str(rc_log)] + cmd,
+                         args.timeout, log + ".racecheck")
+        result["runs"]["racecheck"] = {"status": rc.status, "seconds": rc.seconds}
+        text = rc_log.read_text(errors="replace") if rc_log.exists() else ""
+        rtool = compare_racecheck(prog, parse_racecheck(text, prog.source))
+        rtool["expected"] = len(racecheck_expected(prog))
+        if rc.status != "ok":
+            rtool["run"] = rc.status
+        result["tools"]["racecheck"] = rtool
+    result["status"] = "pass" if not problems else "; ".join(problems)
+    return result
+
+
+# ---------------------------------------------------------------------------------
+# Tables
+
+
+def tally(results, tool):
+    t = {"programs": 0, "passed": 0, "expected": 0, "found": 0, "missed": 0, "false_alarms": 0}
+    for r in results:
+        d = r["tools"].get(tool)
+        if d is None:
+            continue
+        t["programs"] += 1
+        t["found"] += len(d["found"])
+        t["missed"] += len(d["missed"])
+        t["false_alarms"] += len(d["false_alarms"])
+        t["expected"] += len(d["found"]) + len(d["missed"])
+        if tool == "scord":
+            t["passed"] += r["status"] == "pass"
+        else:
+            t["passed"] += not d["missed"] and not d["false_alarms"]
+    return t
+
+
+def summarize(results, tools):
+    totals = {tool: tally(results, tool) for tool in tools}
+    cats = {}
+    for c in sorted({r["category"] for r in results}):
+        rs = [r for r in results if r["category"] == c]
+        cats[c] = {"name": CATEGORIES.get(c, "?"), "programs": len(rs),
+                   "skipped": sum(r["status"].startswith(("skipped", "not built", "bad tags")) for r in rs),
+                   "tools": {tool: tally(rs, tool) for tool in tools}}
+    return totals, cats
+
+
+def category_table(cats, tools):
+    head = "| category | programs |" + "".join(
+        f" {t}: found / expected | {t}: false alarms | {t}: programs passed |" for t in tools)
+    rows = [head, "|" + "---|" * (2 + 3 * len(tools))]
+    for c, d in cats.items():
+        row = f"| {c}. {d['name']} | {d['programs']} |"
+        for t in tools:
+            x = d["tools"][t]
+            row += f" {x['found']} / {x['expected']} | {x['false_alarms']} | {x['passed']} / {x['programs']} |"
+        rows.append(row)
+    return "\n".join(rows)
+
+
+def write_markdown(path, env_info, totals, cats, results, tools):
+    md = ["# Race suite results", "",
+          f"GPU {env_info['gpu']} (compute capability {env_info['compute_capability']}, driver "
+          f"{env_info['driver']}); {env_info['cuda']}; commit {env_info['commit']}; {env_info['date']}.",
+          "", "## Totals", "",
+          "| tool | programs | races found / expected | missed | false alarms | programs passed |",
+          "|---|---|---|---|---|---|"]
+    for t in tools:
+        x = totals[t]
+        md.append(f"| {t} | {x['programs']} | {x['found']} / {x['expected']} | {x['missed']} | "
+                  f"{x['false_alarms']} | {x['passed']} / {x['programs']} |")
+    if "racecheck" in tools:
+        md += ["", "racecheck checks shared memory only: its expected races are the shared-memory "
+               "races other than barrier divergence; every report it makes counts."]
+    md += ["", "## Per category", "", category_table(cats, tools), "", "## Per program", "",
+           "| program | cat. | expected | scord | scord found / missed / false alarms | output |"
+           + (" racecheck found / missed / false alarms |" if "racecheck" in tools else ""),
+           "|---|---|---|---|---|---|" + ("---|" if "racecheck" in tools else "")]
+    for r in results:
+        s = r["tools"].get("scord")
+        cell = (f"{len(s['found'])} / {len(s['missed'])} / {len(s['false_alarms'])}" if s else "-")
+        row = (f"| {r['name']} | {r['category']} | {r['expect']} | {r['status']} | {cell} | "
+               f"{s['output'] if s else '-'} |")
+        if "racecheck" in tools:
+            rc = r["tools"].get("racecheck")
+            row += (f" {len(rc['found'])} / {len(rc['missed'])} / {len(rc['false_alarms'])} |" if rc else " - |")
+        md.append(row)
+    details = []
+    for r in results:
+        for t in tools:
+            d = r["tools"].get(t)
+            if not d or not (d["missed"] or d["false_alarms"]):
+                continue
+            details.append(f"- {r['name']}, {t}:")
+            details += [f"  - missed race {m['id']} ({m['cause']} {m['space']}: {m['ends']})" for m in d["missed"]]
+            details += [f"  - false alarm: {fa}" for fa in d["false_alarms"]]
+    if details:
+        md += ["", "## Misses and false alarms", ""] + details
+    Path(path).write_text("\n".join(md) + "\n")
+
+
+def main_run(args):
+    programs = load_programs(args.programs)
+    if not shutil.which(args.scord) and not Path(args.scord).is_file():
+        raise SystemExit(f"race_suite: scord not found at {args.scord} (build it with make, or pass --scord)")
+    out = Path(args.out)
+    logs = out / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    env_info = environment()
+    tools = ["scord"] + (["racecheck"] if args.racecheck else [])
+    results = []
+    for prog in programs:
+        r = run_program(prog, args, env_info, logs)
+        print(f"{prog.name}: {r['status']}", flush=True)
+        results.append(r)
+    totals, cats = summarize(results, tools)
+    doc = {"environment": env_info, "timeout_s": args.timeout, "tools": tools,
+           "totals": totals, "categories": {str(c): d for c, d in cats.items()}, "programs": results}
+    (out / "race_suite.json").write_text(json.dumps(doc, indent=1) + "\n")
+    write_markdown(out / "race_suite.md", env_info, totals, cats, results, tools)
+    print()
+    print(category_table(cats, tools))
+    failed = [r for r in results if r["status"] != "pass" and not r["status"].startswith("skipped")]
+    print(f"\n{len(results) - len(failed)} of {len(results)} programs passed under scord; "
+          f"results in {out / 'race_suite.md'}")
+    return 1 if failed else 0
+
+
+def main_check_ptx(args):
+    programs = load_programs(args.programs)
+    ptx_dir = Path(args.build_dir) / "races" / "ptx"
+    bad = checked = skipped = 0
+    for prog in programs:
+        if prog.errors:
+            print("\n".join(prog.errors))
+            bad += 1
+            continue
+        path = ptx_dir / (prog.name + ".ptx")
+        text = (SUITE_DIR / prog.source).read_text()
+        if "nvrtcCreateProgram" in text:
+            skipped += 1       # its kernels are compiled at run time, not by nvcc
+            continue
+        if not path.is_file():
+            print(f"{prog.name}: no {path} (run make race-suite-ptx BUILD={args.build_dir})")
+            bad += 1
+            continue
+        problems = check_ptx(prog, path.read_text())
+        checked += 1
+        bad += bool(problems)
+        for p in problems:
+            print(p)
+    print(f"{checked} programs checked against their PTX, {skipped} skipped (NVRTC), {bad} with problems")
+    return 1 if bad else 0
+
+
+# ---------------------------------------------------------------------------------
+# Self-test: the parser, the comparisons and the suite's own tags, without a GPU
+
+SELF_TEST_GOOD = """\
+// demo_race.cu: a racy demo.
+// SCORD-CATEGORY: 1
+// SCORD-RUN: --dups 3
+// SCORD-EXPECT: 3 races
+// SCORD-CAUSE: A missing_barrier
+// SCORD-CAUSE: B atomic_scope
+// SCORD-CAUSE: C unsynchronized_blocks
+    tile[t] = in[i];                // race(A) write shared
+    out[i] = tile[t + 32];          // race(A) read shared
+    atomicAdd_block(c, 1);          // race(B) atomic.cta,atomic.cta global
+    x += 1;                         // race(C) read,write global   and a note
+    rs_done();
+"""
+
+SELF_TEST_BAD = [
+    ("// SCORD-EXPECT: 1 race\n// SCORD-CAUSE: A missing_barrier\nx = 1; // race(A) write shared\n",
+     "has 1 ends"),
+    ("// SCORD-EXPECT: 1 race\n// SCORD-CAUSE: A missing_barrier\nx = y; // race(A) read,write\n",
+     "memory space"),
+    ("// SCORD-EXPECT: 1 race\n// SCORD-CAUSE: A missing_barrier\nx = y; // race(A) load,write shared\n",
+     "unknown kind 'load'"),
+    ("// SCORD-EXPECT: 1 race\n// SCORD-CAUSE: A no_such_cause\nx = y; // race(A) read,write shared\n",
+     "unknown cause"),
+    ("// SCORD-EXPECT: 2 races\n// SCORD-CAUSE: A missing_barrier\nx = y; // race(A) read,write shared\n",
+     "says 2 race(s) but 1"),
+    ("// SCORD-EXPECT: 1 race\nx = y; // race(A) read,write shared\n", "no 'SCORD-CAUSE: A"),
+    ("// SCORD-EXPECT: no race\n// SCORD-CAUSE: A missing_barrier\n", "no line is tagged race(A)"),
+    ("x = 1;\n", "no SCORD-EXPECT"),
+    ("// SCORD-EXPECT: some races\n", "must be 'no race'"),
+    ("// SCORD-EXPECT: 1 race\n// SCORD-CAUSE: A missing_barrier\nx = y; // race(A read,write shared\n",
+     "malformed race tag"),
+    ("// SCORD-EXPECT: 1 race\n// SCORD-CAUSE: A missing_barrier\n"
+     "x = 1; // race(A) write shared\ny = 1; // race(A) read global\n", "differs from 'shared'"),
+    ("// SCORD-EXPECT: 1 race\n// SCORD-CAUSE: A missing_barrier\n"
+     "__syncthreads(); // race(A) barrier\n__syncthreads(); // race(A) barrier\n", "barrier ends go with"),
+    ("// SCORD-EXPECT: 1 race\n// SCORD-CAUSE: A barrier_divergence\n"
+     "__syncthreads(); // race(A) barrier shared\n__syncthreads(); // race(A) barrier\n", "no memory space"),
+    ("// SCORD-EXPECTS: no race\n", "unknown directive SCORD-EXPECTS"),
+    ("// SCORD-EXPECT: no race\n// SCORD-EXPECT: no race\n", "second SCORD-EXPECT"),
+    ("// SCORD-EXPECT: no race\n// SCORD-CATEGORY: 99\n", "category number"),
+    ("// SCORD-EXPECT: no race\n// SCORD-REQUIRES: hopper\n", "must name an architecture"),
+    ("\n" * HEADER_LINES + "// SCORD-EXPECT: no race\n", "within the first 20 lines"),
+    ("// SCORD-EXPECT: 1 race\n// SCORD-CAUSE: A missing_barrier\n// SCORD-CAUSE: A missing_barrier\n"
+     "x = y; // race(A) read,write shared\n", "second SCORD-CAUSE"),
+]
+
+
+def access(line, kind, file="demo_race.cu", scope=None, inlined=None):
+    return {"kind": kind, "scope": scope, "file": file, "line": line, "ptx_line": 100,
+            "inlined_at": inlined or []}
+
+
+def scord_report(*races):
+    return {"tool": "scord", "races": [
+        {"cause": c, "severity": CAUSES.get(c, "error"), "space": s, "accesses": list(a)}
+        for c, s, a in races]}
+
+
+RACECHECK_LOG = """\
+========= COMPUTE-SANITIZER
+========= Error: Race reported between Write access at rotate(const int *, int *)+0x90 in demo_race.cu:8
+=========     and Read access at rotate(const int *, int *)+0x100 in demo_race.cu:9 [508 hazards]
+=========     and Read access at rotate(const int *, int *)+0x120 in demo_race.cu:11 [4 hazards]
+=========
+========= Warning: Race reported between Read access at 0x418 in /home/u/include/cub/x.cuh:586:_ZN3cub1fEv
+=========     and Write access at 0x3b8 in /home/u/include/cub/x.cuh:603:_ZN3cub1fEv [992 hazards]
+=========
+========= Error: Race reported between Write access at 0x3c30 in void k(int *)
+=========     and Read access at 0x3d10 in void k(int *) [8 hazards]
+=========
+========= WARN:(Warp Level Programming) Potential RAW hazard detected at __shared__ 0xf4 in block (0, 0, 0) :
+=========     Write Thread (24, 0, 0) at 0x00001ab0 in /x/demo_race.cu:8:_Z1kv
+=========     Read Thread (25, 0, 0) at 0x00001ac0 in /x/demo_race.cu:9:_Z1kv
+=========     Current Value : 1, Incoming Value : 2
+=========
+========= RACECHECK SUMMARY: 4 hazards displayed (2 errors, 2 warnings)
+"""
+
+PTX_SAMPLE = """\
+    .loc 1 8 5
+    st.shared.u32 [%r1], %r2;
+    .loc 1 9 5
+    ld.u32 %r3, [%rd4];
+    .loc 1 10 5
+    red.global.cta.add.u32 [%rd1], 1;
+    .loc 1 11 5
+    @%p1 ld.global.u32 %r5, [%rd2];
+    ld.param.u64 %rd9, [p];
+    .loc 2 40 3, function_name $L__info_string0, inlined_at 1 11 5
+    st.global.u32 [%rd2], %r6;
+.file 1 "/w/tests/races/demo_race.cu"
+.file 2 "/usr/include/cub/reduce.cuh"
+"""
+
+
+def self_test():
+    passed = failed = 0
+
+    def check(cond, what):
+        nonlocal passed, failed
+        if cond:
+            passed += 1
+        else:
+            failed += 1
+            print(f"FAIL {what}")
+
+    good = parse_program("demo_race", SELF_TEST_GOOD)
+    check(good.errors == [], f"good program parses without errors: {good.errors}")
+    check(good.expect_count == 3 and good.category == 1, "header EXPECT and CATEGORY")
+    check(good.run_args == ["--dups", "3"], f"SCORD-RUN arguments: {good.run_args}")
+    check(good.prints_done, "DONE detected")
+    a, b, c = good.races.get("A"), good.races.get("B"), good.races.get("C")
+    check(a and a.cause == "missing_barrier" and a.space == "shared"
+          and a.ends == [(8, "write"), (9, "read")], f"race A: {a}")
+    check(b and b.ends == [(10, "atomic.cta"), (10, "atomic.cta")] and b.space == "global",
+          f"race B, both ends on one line: {b}")
+    check(c and c.ends == [(11, "read"), (11, "write")], f"race C: {c}")
+    two = parse_program("two", "// SCORD-EXPECT: 2 races\n// SCORD-CAUSE: A missing_barrier\n"
+                        "// SCORD-CAUSE: B missing_barrier\n"
+                        "x += 1; // race(A) read,write global race(B) write,write global\n")
+    check(two.errors == [] and len(two.races) == 2, f"two tags on one line: {two.errors}")
+    for text, want in SELF_TEST_BAD:
+        p = parse_program("bad", text)
+        check(any(want in e for e in p.errors), f"malformed input reports '{want}': got {p.errors}")
+
+    # scord reports against the expectations.
+    exact = scord_report(
+        ("missing_barrier", "shared", [access(9, "read"), access(8, "write")]),
+        ("atomic_scope", "global", [access(10, "atomic", scope="cta"), access(10, "atomic", scope="cta")]),
+        ("unsynchronized_blocks", "global", [access(11, "write"), access(11, "read")]),
+        ("unsynchronized_blocks", "global", [access(11, "read"), access(11, "write")]))
+    r = compare(good.races, scord_races(exact, good.source))
+    check([f["id"] for f in r["found"]] == ["A", "B", "C"] and not r["missed"] and not r["false_alarms"],
+          f"exact report: all found, duplicates fold: {r}")
+    r = compare(good.races, scord_races(scord_report(
+        ("missing_barrier", "shared", [access(9, "read"), access(7, "write")])), good.source))
+    check([m["id"] for m in r["missed"]] == ["A", "B", "C"] and len(r["false_alarms"]) == 1,
+          f"wrong line: a miss and a false alarm: {r}")
+    r = compare(good.races, scord_races(scord_report(
+        ("missing_syncwarp", "shared", [access(9, "read"), access(8, "write")])), good.source))
+    check("A" in [m["id"] for m in r["missed"]] and len(r["false_alarms"]) == 1
+          and "expects missing_barrier" in r["false_alarms"][0], f"wrong cause: miss + false alarm: {r}")
+    r = compare(good.races, scord_races(scord_report(
+        ("missing_barrier", "global", [access(9, "read"), access(8, "write")])), good.source))
+    check("A" in [m["id"] for m in r["missed"]] and len(r["false_alarms"]) == 1, f"wrong space: {r}")
+    r = compare(good.races, scord_races(scord_report(
+        ("atomic_scope", "global", [access(10, "atomic", scope="gpu"), access(10, "atomic", scope="cta")])),
+        good.source))
+    check("B" in [m["id"] for m in r["missed"]], f"wrong atomic scope is a miss: {r}")
+    loose = parse_program("demo_race", SELF_TEST_GOOD.replace("atomic.cta,atomic.cta", "atomic,atomic"))
+    r = compare(loose.races, scord_races(scord_report(
+        ("atomic_scope", "global", [access(10, "atomic", scope="gpu"), access(10, "atomic.cta")])),
+        loose.source))
+    check([f["id"] for f in r["found"]] == ["B"], f"unscoped tag accepts any scope: {r}")
+    inl = [{"file": "/x/cub/block_reduce.cuh", "line": 40, "function": "Sum"},
+           {"file": "/w/tests/races/demo_race.cu", "line": 9, "function": "k"}]
+    r = compare(good.races, scord_races(scord_report(
+        ("missing_barrier", "shared", [access(184, "read", file="/x/cub/warp.cuh", inlined=inl),
+                                       access(8, "write", file="/w/tests/races/demo_race.cu")])),
+        good.source))
+    check([f["id"] for f in r["found"]] == ["A"], f"inlined frames resolve to the program's line: {r}")
+    r = compare(good.races, scord_races(scord_report(
+        ("missing_barrier", "shared", [access(184, "read", file="/x/cub/warp.cuh"), access(8, "write")])),
+        good.source))
+    check(len(r["false_alarms"]) == 1 and "warp.cuh:184" in r["false_alarms"][0],
+          f"a report inside a header is a false alarm naming the header: {r}")
+    r = compare(good.races, scord_races(scord_report(
+        ("missing_barrier", "shared", [access(None, "read", file=None), access(8, "write")])), good.source))
+    check(len(r["false_alarms"]) == 1 and "ptx line 100" in r["false_alarms"][0],
+          f"no line info: false alarm with the PTX line: {r}")
+    norace = parse_program("demo_norace", "// SCORD-EXPECT: no race\n")
+    r = compare(norace.races, scord_races(scord_report(
+        ("same_store_lanes_benign", "shared", [access(5, "write"), access(5, "write")])), "demo_norace.cu"))
+    check(not r["false_alarms"], f"info-level reports are not false alarms: {r}")
+    r = compare(norace.races, scord_races(scord_report(
+        ("strong_vs_rmw", "global", [access(5, "write"), access(6, "atomic", scope="gpu")])), "demo_norace.cu"))
+    check(len(r["false_alarms"]) == 1, f"warnings count as false alarms: {r}")
+    div = parse_program("div", "// SCORD-EXPECT: 1 race\n// SCORD-CAUSE: A barrier_divergence\n"
+                        "  __syncthreads(); // race(A) barrier\n  __syncthreads(); // race(A) barrier\n")
+    check(div.errors == [], f"barrier divergence tags: {div.errors}")
+    for ends, want in (([access(3, "barrier", "div.cu")], True),
+                       ([access(3, "barrier", "div.cu"), access(4, "barrier", "div.cu")], True),
+                       ([access(5, "barrier", "div.cu")], False), ([], False)):
+        r = compare(div.races, scord_races(scord_report(("barrier_divergence", None, ends)), "div.cu"))
+        check(bool(r["found"]) == want, f"barrier divergence with ends {[e['line'] for e in ends]}: {r}")
+
+    # racecheck logs.
+    rc = parse_racecheck(RACECHECK_LOG, "demo_race.cu")
+    check(len(rc) == 5, f"racecheck: 5 access pairs parsed: {[x.text for x in rc]}")
+    check(rc and rc[0].ends[0][:2] == (8, "write") and rc[0].ends[1][:2] == (9, "read")
+          and rc[0].severity == "error", f"racecheck analysis pair: {rc[:1]}")
+    check(len(rc) > 2 and rc[2].ends[0][2] == "x.cuh:586", f"racecheck -G style location: {rc[2:3]}")
+    check(len(rc) > 3 and rc[3].ends[0][2] == "no line info", f"racecheck without line info: {rc[3:4]}")
+    check(len(rc) > 4 and rc[4].ends[1][:2] == (9, "read") and rc[4].severity == "warn",
+          f"racecheck hazard format: {rc[4:5]}")
+    r = compare_racecheck(good, rc)
+    check([f["id"] for f in r["found"]] == ["A"] and not r["missed"] and len(r["false_alarms"]) == 3,
+          f"racecheck comparison (shared only, no causes): {r}")
+    r = compare_racecheck(good, [])
+    check([m["id"] for m in r["missed"]] == ["A"], f"racecheck expects only shared races: {r}")
+
+    # The PTX check.
+    by_line = ptx_lines(PTX_SAMPLE, "demo_race.cu")
+    check([k for k, _, _ in by_line.get(11, [])] == ["read", "write"],
+          f"PTX: predicated load and an inlined store attribute to line 11: {by_line.get(11)}")
+    check(check_ptx(good, PTX_SAMPLE) == [], f"PTX check of the demo: {check_ptx(good, PTX_SAMPLE)}")
+    wrong = parse_program("demo_race", SELF_TEST_GOOD.replace("race(A) read shared", "race(A) write shared"))
+    check(len(check_ptx(wrong, PTX_SAMPLE)) == 1, "PTX check finds a wrong kind")
+    check(requirement_met("sm_90", "9.0") and not requirement_met("sm_90", "8.0")
+          and requirement_met("sm_90", "") and requirement_met("", "7.5"), "SCORD-REQUIRES decisions")
+
+    # Every program of the suite: its tags and the suite's rules.
+    programs = load_programs()
+    check(len(programs) > 0, f"programs found in {SUITE_DIR}")
+    for name, errs in sorted(lint_suite(programs).items()):
+        check(not errs, f"{name}: " + "; ".join(errs))
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("programs", nargs="*", help="program names (default: all of tests/races)")
+    ap.add_argument("--build-dir", default="build", help="the BUILD of `make race-suite` (default build)")
+    ap.add_argument("--out", help="folder for race_suite.json, race_suite.md and logs/")
+    ap.add_argument("--scord", help="the scord launcher (default BUILD/bin/scord)")
+    ap.add_argument("--racecheck", action="store_true", help="also run compute-sanitizer racecheck")
+    ap.add_argument("--compute-sanitizer", default="compute-sanitizer", help="compute-sanitizer command")
+    ap.add_argument("--timeout", type=float, default=120, help="seconds per run (default 120)")
+    ap.add_argument("--check-ptx", action="store_true",
+                    help="check the tags against BUILD/races/ptx/*.ptx (make race-suite-ptx); no GPU")
+    ap.add_argument("--self-test", action="store_true", help="test the parser and comparisons; no GPU")
+    args = ap.parse_args()
+    if args.self_test:
+        return self_test()
+    if args.check_ptx:
+        return main_check_ptx(args)
+    if not args.out:
+        ap.error("--out is required to run the suite")
+    args.scord = args.scord or str(Path(args.build_dir) / "bin" / "scord")
+    return main_run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,29 @@
+// global_missing_syncthreads_race.cu: a block exchanges values through its own region of a
+// global scratch buffer; each thread reads the value written by the thread 32 places
+// on, in another warp of the same block, with no __syncthreads() in between.
+// SCORD-CATEGORY: 1
+// SCORD-EXPECT: 1 race
+// SCORD-CAUSE: A missing_barrier
+#include "rs_common.h"
+
+enum { BLOCKS = 4, THREADS = 128 };
+
+__global__ void rotate_global(const int *in, int *scratch, int *out)
+{
+    int t = threadIdx.x, base = blockIdx.x * THREADS;
+    scratch[base + t] = in[base + t] * 2;                   // race(A) write global
+    out[base + t] = scratch[base + (t + 32) % THREADS];     // race(A) read global
+}
+
+int main()
+{
+    rs_require_device();
+    int *in = rs_fill<int>(BLOCKS * THREADS, [](size_t i) { return int(i * 5 + 3); });
+    int *scratch = rs_zeros<int>(BLOCKS * THREADS);
+    int *out = rs_zeros<int>(BLOCKS * THREADS);
+    rotate_global<<<BLOCKS, THREADS>>>(in, scratch, out);
+    RS_LAUNCHED();
+    rs_print_checksum("rotate_global", out, BLOCKS * THREADS);
+    rs_done();
+    return 0;
+}

@@ -1,0 +1,95 @@
+// rs_common.h: host helpers every race-suite program shares: checked CUDA calls, device
+// buffers, a checksum of results, and the closing DONE line the runner looks for.
+#ifndef RS_COMMON_H
+#define RS_COMMON_H
+
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cuda_runtime.h>
+
+[[noreturn]] static inline void rs_die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("race-suite: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(1);
+}
+
+#define RS_CHECK(call) rs_check((call), #call, __FILE__, __LINE__)
+// A launch reports a bad configuration at the next error query, a fault at the next sync.
+#define RS_LAUNCHED() (RS_CHECK(cudaGetLastError()), RS_CHECK(cudaDeviceSynchronize()))
+
+static inline void rs_check(cudaError_t e, const char *what, const char *file, int line)
+{
+    if (e != cudaSuccess)
+        rs_die("%s:%d: %s failed: %s", file, line, what, cudaGetErrorString(e));
+}
+
+static inline void rs_require_device(void)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0)
+        rs_die("no CUDA device found (cudaGetDeviceCount: %s)",
+               e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+}
+
+// A zeroed device array of n elements.
+template <class T> static inline T *rs_zeros(size_t n)
+{
+    T *p = nullptr;
+    RS_CHECK(cudaMalloc(&p, n * sizeof(T)));
+    RS_CHECK(cudaMemset(p, 0, n * sizeof(T)));
+    return p;
+}
+
+// A device array holding f(0) .. f(n-1).
+template <class T, class F> static inline T *rs_fill(size_t n, F f)
+{
+    T *host = (T *)malloc(n * sizeof(T));
+    if (!host)
+        rs_die("out of host memory");
+    for (size_t i = 0; i < n; i++)
+        host[i] = f(i);
+    T *p = nullptr;
+    RS_CHECK(cudaMalloc(&p, n * sizeof(T)));
+    RS_CHECK(cudaMemcpy(p, host, n * sizeof(T), cudaMemcpyHostToDevice));
+    free(host);
+    return p;
+}
+
+template <class T> static inline T *rs_download(const T *dev, size_t n)
+{
+    T *host = (T *)malloc(n * sizeof(T) + 1);
+    if (!host)
+        rs_die("out of host memory");
+    RS_CHECK(cudaMemcpy(host, dev, n * sizeof(T), cudaMemcpyDeviceToHost));
+    return host;
+}
+
+// Prints "<what>: <n> values, fnv1a <hash>" for a device array: one line that changes
+// whenever any byte of the result does.
+template <class T> static inline void rs_print_checksum(const char *what, const T *dev, size_t n)
+{
+    unsigned char *host = (unsigned char *)rs_download(dev, n);
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n * sizeof(T); i++)
+        h = (h ^ host[i]) * 16777619u;
+    printf("%s: %zu values, fnv1a %08x\n", what, n, (unsigned)h);
+    free(host);
+}
+
+// The last line of every program: the runner treats a run without it as a crash.
+static inline void rs_done(void)
+{
+    printf("DONE\n");
+    fflush(stdout);
+}
+
+#endif
