@@ -1,0 +1,29 @@
+// shared_syncwarp_mask_norace.cu: each lane stores a value in shared memory and loads the
+// cell of the lane 16 places away, in the other half of the warp, after a __syncwarp()
+// whose mask names the whole warp.
+// SCORD-CATEGORY: 9
+// SCORD-EXPECT: no race
+#include "rs_common.h"
+
+enum { BLOCKS = 4, THREADS = 32 };
+
+__global__ void swap_halves(const int *in, int *out)
+{
+    __shared__ int s[THREADS];
+    int lane = threadIdx.x, i = blockIdx.x * THREADS + lane;
+    s[lane] = in[i] * 2;
+    __syncwarp(0xffffffffu);
+    out[i] = s[lane ^ 16];
+}
+
+int main()
+{
+    rs_require_device();
+    int *in = rs_fill<int>(BLOCKS * THREADS, [](size_t i) { return int(i + 5); });
+    int *out = rs_zeros<int>(BLOCKS * THREADS);
+    swap_halves<<<BLOCKS, THREADS>>>(in, out);
+    RS_LAUNCHED();
+    rs_print_checksum("swap_halves", out, BLOCKS * THREADS);
+    rs_done();
+    return 0;
+}
