@@ -1,0 +1,868 @@
+/* rules.h: the per-location race rules: the 64-bit shadow word, the clocks the device
+ * runtime keeps, and the pure decision function the device runtime and the host model
+ * checker share. Header-only portable C17 / CUDA C: no libc, no globals, fixed-width
+ * types. Design, state machine and approximations: docs/rules.md. */
+#ifndef SC_RULES_H
+#define SC_RULES_H
+
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define SC_HD __host__ __device__
+#else
+#define SC_HD
+#endif
+
+/* Branch markers (SQLite's testcase()): the model checker defines SC_RULES_COV to count
+ * them and proves that it reached every one; everywhere else they cost nothing. */
+#ifndef SC_RULES_COV
+#define SC_RULES_COV(id) ((void)0)
+#endif
+
+#define SC_RULES_COV_LIST(X)                                                                \
+    X(FAST_PATH)          /* same thread, same clocks, class already recorded */            \
+    X(FRESH)              /* first access to an empty word or cell */                       \
+    X(SPLIT_MARKER)       /* called on a word that is already split */                      \
+    X(MASK_MERGE)         /* different footprint, byte histories stay uniform */            \
+    X(MASK_SPLIT)         /* different footprint, the word must be split */                 \
+    X(CELL_MIXED)         /* a cell keeps strong occurrences of two footprints */           \
+    X(OTHER_BLOCK)        /* accessor in another block than the recorded one */             \
+    X(BLOCK_SYNCED)       /* a barrier orders the recorded accesses before the accessor */  \
+    X(OTHER_WARP)         /* same block, other warp, same barrier epoch */                  \
+    X(WARP_WIDE)          /* a warp-wide __syncwarp orders the warp's accesses */           \
+    X(SAME_THREAD_SYNCED) /* the recorded thread itself after a partial __syncwarp */       \
+    X(LANE_SYNCED)        /* another lane ordered after the recorder by a partial sync */  \
+    X(LANE_UNSYNCED)      /* another lane not ordered after the recorder */                 \
+    X(WARP_TO_LSYNC)      /* other lanes' accesses become ordered through partial syncs */  \
+    X(LSYNC_TO_WARP)      /* ordered-for-the-recorder accesses not ordered for this lane */ \
+    X(TILE_GROW)          /* the lane tile widens */                                        \
+    X(WEAK_WRITE_RESET)   /* a weak write ends the history that precedes it */              \
+    X(XCTA_SET)           /* a cta-scoped strong write enters the history */               \
+    X(MS_SAME_BLOCK)      /* strong pair in one block: morally strong */                    \
+    X(MS_CROSS_BLOCK)     /* strong pair across blocks, both scopes gpu: morally strong */  \
+    X(MS_SCOPE_FAIL)      /* strong pair across blocks, a cta scope: not morally strong */  \
+    X(MS_FOOTPRINT_FAIL)  /* strong pair with different byte ranges */                      \
+    X(NO_CONFLICT)        /* unordered pair of reads */                                     \
+    X(CAUSE_SCOPE)                                                                          \
+    X(CAUSE_ATOMIC_PLAIN)                                                                   \
+    X(CAUSE_SYNCWARP)                                                                       \
+    X(CAUSE_BARRIER)                                                                        \
+    X(CAUSE_BLOCKS)                                                                         \
+    X(RACE_SELF)          /* the race partner is the recorded accessor (exact report) */    \
+    X(RACE_SUMMARY)       /* the race partner is a summarized access */                     \
+    X(WARN_STRONG_RMW)                                                                      \
+    X(RACE_RESET)         /* after a race the history restarts at the access */
+
+enum {
+#define SC_RULES_COV_ENUM(name) SC_RULES_COV_##name,
+    SC_RULES_COV_LIST(SC_RULES_COV_ENUM)
+#undef SC_RULES_COV_ENUM
+        SC_RULES_COV_COUNT
+};
+
+/* ---- Access classes and scopes --------------------------------------------------- */
+
+/* What the rules need to know of an access: weak or strong, read or write. Atomics
+ * (atom and red) are strong writes that read-modify-write; relaxed/volatile/acquire/
+ * release ld and st are the strong plain reads and writes. */
+typedef enum ScRulesCls {
+    SC_RULES_CLS_READ,   /* weak ld */
+    SC_RULES_CLS_WRITE,  /* weak st */
+    SC_RULES_CLS_SREAD,  /* strong ld (relaxed, acquire, volatile, mmio) */
+    SC_RULES_CLS_SWRITE, /* strong st (relaxed, release, volatile, mmio) */
+    SC_RULES_CLS_ATOMIC, /* atom, red */
+    SC_RULES_NCLS
+} ScRulesCls;
+
+typedef enum ScRulesScope {
+    SC_RULES_SCOPE_NONE, /* weak accesses */
+    SC_RULES_SCOPE_CTA,
+    SC_RULES_SCOPE_CLUSTER, /* no cluster ids yet: treated as the block */
+    SC_RULES_SCOPE_GPU,
+    SC_RULES_SCOPE_SYS,
+} ScRulesScope;
+
+/* Where the recorded accesses of one class lie relative to the recorded (last)
+ * accessor. Ordered so that a later position is unordered with at least every thread
+ * an earlier one is unordered with: the word keeps the latest position per class. */
+typedef enum ScRulesPos {
+    SC_RULES_POS_NONE,  /* no access of the class */
+    SC_RULES_POS_BSYNC, /* its block, before a barrier the block passed since */
+    SC_RULES_POS_WSYNC, /* its warp, before a warp-wide __syncwarp since */
+    SC_RULES_POS_LSYNC, /* its warp, ordered before it by partial syncs, maybe not before other lanes */
+    SC_RULES_POS_SELF,  /* itself, at its recorded clocks */
+    SC_RULES_POS_WARP,  /* other lanes of its warp, not ordered before it */
+    SC_RULES_POS_BLOCK, /* other warps of its block, in its barrier epoch */
+    SC_RULES_POS_GRID,  /* other blocks */
+} ScRulesPos;
+
+/* Race causes the rules decide (the contract's snake_case names in comments); the
+ * device runtime maps them onto the report's ScCause. */
+typedef enum ScRulesCause {
+    SC_RULES_CAUSE_NONE,
+    SC_RULES_CAUSE_MISSING_BARRIER,       /* missing_barrier */
+    SC_RULES_CAUSE_MISSING_SYNCWARP,      /* missing_syncwarp */
+    SC_RULES_CAUSE_UNSYNCHRONIZED_BLOCKS, /* unsynchronized_blocks */
+    SC_RULES_CAUSE_ATOMIC_VS_PLAIN,       /* atomic_vs_plain */
+    SC_RULES_CAUSE_ATOMIC_SCOPE,          /* atomic_scope */
+    SC_RULES_CAUSE_STRONG_VS_RMW,         /* strong_vs_rmw (warning) */
+} ScRulesCause;
+
+/* ---- Clocks ---------------------------------------------------------------------- */
+
+/* Counters run modulo 2^k - 1, not 2^k: a stale shadow word (one untouched for a whole
+ * counter period) reads as current only after an exact multiple of the period, and an
+ * odd period is not a power of two, the stride of most ring buffers. */
+#define SC_RULES_BAR_BITS 10
+#define SC_RULES_SYNC_BITS 7
+#define SC_RULES_BLK_BITS 14
+#define SC_RULES_BAR_MOD ((1u << SC_RULES_BAR_BITS) - 1u)   /* 1023 */
+#define SC_RULES_SYNC_MOD ((1u << SC_RULES_SYNC_BITS) - 1u) /* 127 */
+
+SC_HD static inline uint32_t sc_rules_ctr_next(uint32_t c, uint32_t mod)
+{
+    return c + 1u == mod ? 0u : c + 1u;
+}
+
+/* How many counter steps ago x was, seen from now (both < mod). */
+SC_HD static inline uint32_t sc_rules_age(uint32_t now, uint32_t x, uint32_t mod)
+{
+    return now >= x ? now - x : now + mod - x;
+}
+
+/* a is strictly more recent than b. */
+SC_HD static inline int sc_rules_newer(uint32_t now, uint32_t a, uint32_t b, uint32_t mod)
+{
+    return sc_rules_age(now, a, mod) < sc_rules_age(now, b, mod);
+}
+
+/* Block clock, one per resident block. Every barrier instance (bar.sync, bar.red,
+ * barrier.sync, named or not) gets the next sequence number `now`. seen[w][x] is the
+ * latest instance through which warp w knows warp x (FastTrack's vector clock, over
+ * warps); own[w] is the latest instance warp w passed. While a block uses only
+ * block-wide barriers every entry equals now, and the runtime may pass NULL. */
+typedef struct ScRulesBlockClk {
+    uint16_t now;
+    uint16_t own[32];
+    uint16_t seen[32][32];
+} ScRulesBlockClk;
+
+/* Warp clock, one per resident warp. Every bar.warp.sync instance gets the next
+ * sequence number `now`; seen[l][m] is the latest instance through which lane l knows
+ * lane m; floor is the latest instance all 32 lanes took part in (warp-wide). While a
+ * warp uses only full masks every entry equals now, and the runtime may pass NULL. */
+typedef struct ScRulesWarpClk {
+    uint16_t now;
+    uint16_t floor;
+    uint16_t seen[32][32];
+} ScRulesWarpClk;
+
+SC_HD static inline void sc_rules_block_clk_init(ScRulesBlockClk *b, uint32_t start)
+{
+    b->now = (uint16_t)start;
+    for (int w = 0; w < 32; w++) {
+        b->own[w] = (uint16_t)start;
+        for (int x = 0; x < 32; x++)
+            b->seen[w][x] = (uint16_t)start;
+    }
+}
+
+SC_HD static inline void sc_rules_warp_clk_init(ScRulesWarpClk *c, uint32_t start)
+{
+    c->now = (uint16_t)start;
+    c->floor = (uint16_t)start;
+    for (int l = 0; l < 32; l++)
+        for (int m = 0; m < 32; m++)
+            c->seen[l][m] = (uint16_t)start;
+}
+
+/* A barrier instance completed with the warps in `warps` (bit w = warp w) taking part:
+ * they join their knowledge and all learn the new instance of one another. */
+SC_HD static inline void sc_rules_block_barrier(ScRulesBlockClk *b, uint32_t warps)
+{
+    uint32_t seq = sc_rules_ctr_next(b->now, SC_RULES_BAR_MOD);
+    uint16_t join[32];
+    for (int x = 0; x < 32; x++) {
+        uint32_t best = b->seen[0][x];
+        int any = 0;
+        for (int w = 0; w < 32; w++) {
+            if (!((warps >> w) & 1u))
+                continue;
+            if (!any || sc_rules_newer(b->now, b->seen[w][x], best, SC_RULES_BAR_MOD))
+                best = b->seen[w][x];
+            any = 1;
+        }
+        join[x] = (uint16_t)(((warps >> x) & 1u) ? seq : best);
+    }
+    for (int w = 0; w < 32; w++) {
+        if (!((warps >> w) & 1u))
+            continue;
+        for (int x = 0; x < 32; x++)
+            b->seen[w][x] = join[x];
+        b->own[w] = (uint16_t)seq;
+    }
+    b->now = (uint16_t)seq;
+}
+
+/* A bar.warp.sync instance completed with the lanes in `lanes`; warp_wide says every
+ * lane of the warp took part (the full mask, exited lanes counting as present). */
+SC_HD static inline void sc_rules_warp_sync(ScRulesWarpClk *c, uint32_t lanes, int warp_wide)
+{
+    uint32_t seq = sc_rules_ctr_next(c->now, SC_RULES_SYNC_MOD);
+    uint16_t join[32];
+    for (int m = 0; m < 32; m++) {
+        uint32_t best = c->seen[0][m];
+        int any = 0;
+        for (int l = 0; l < 32; l++) {
+            if (!((lanes >> l) & 1u))
+                continue;
+            if (!any || sc_rules_newer(c->now, c->seen[l][m], best, SC_RULES_SYNC_MOD))
+                best = c->seen[l][m];
+            any = 1;
+        }
+        join[m] = (uint16_t)(((lanes >> m) & 1u) ? seq : best);
+    }
+    for (int l = 0; l < 32; l++) {
+        if (!((lanes >> l) & 1u))
+            continue;
+        for (int m = 0; m < 32; m++)
+            c->seen[l][m] = join[m];
+    }
+    c->now = (uint16_t)seq;
+    if (warp_wide)
+        c->floor = (uint16_t)seq;
+}
+
+/* ---- The access ------------------------------------------------------------------ */
+
+/* One access to one shadow word (or byte cell) as the rules see it: what it is, who
+ * makes it, and that thread's clocks. */
+typedef struct ScRulesAccess {
+    uint8_t cls;   /* ScRulesCls */
+    uint8_t scope; /* ScRulesScope; SC_RULES_SCOPE_NONE for weak accesses */
+    uint8_t mask;  /* the bytes of this 4-byte word it covers, 1..15 */
+    uint32_t blk;  /* linear block index (the word keeps SC_RULES_BLK_BITS of it) */
+    uint32_t tid;  /* linear thread index in the block, < 1024: warp = tid / 32 */
+    /* Block clock: now, the thread's warp's own[], and its seen[] row (NULL: all now). */
+    uint16_t bar_now, bar_own;
+    const uint16_t *bar_seen;
+    /* Warp clock: now, floor, and the thread's lane's seen[] row (NULL: all now). */
+    uint16_t sync_now, sync_floor;
+    const uint16_t *sync_seen;
+} ScRulesAccess;
+
+/* ---- The shadow word ------------------------------------------------------------- */
+
+/*
+ *  bit  0.. 3  mask   word: the bytes the history covers; cell: the footprint of the
+ *                     strong accesses in it (0: several footprints)
+ *       4..18  reach  ScRulesPos of each class, 3 bits each, class c at 4 + 3c
+ *      19      xcta   a cta/cluster-scoped strong write is in the history
+ *      20..22  tile   log2 of the aligned lane tile holding the LSYNC/WARP accesses
+ *      23..27  lane   the last accessor: lane
+ *      28..32  warp   warp in its block
+ *      33..46  blk    block index, low 14 bits
+ *      47..56  bar    its block clock's own[] when it accessed
+ *      57..63  sync   its warp clock's now when it accessed
+ *
+ *  0 is the empty word. mask 0 with other bits set marks a split word whose byte
+ *  cells the runtime keeps elsewhere (sc_rules_split_word).
+ */
+#define SC_RULES_MASK_SHIFT 0
+#define SC_RULES_MASK_BITS 4
+#define SC_RULES_REACH_SHIFT 4
+#define SC_RULES_POS_BITS 3
+#define SC_RULES_XCTA_SHIFT 19
+#define SC_RULES_TILE_SHIFT 20
+#define SC_RULES_TILE_BITS 3
+#define SC_RULES_LANE_SHIFT 23
+#define SC_RULES_WARP_SHIFT 28
+#define SC_RULES_BLK_SHIFT 33
+#define SC_RULES_BAR_SHIFT 47
+#define SC_RULES_SYNC_SHIFT 57
+
+#define SC_RULES_FIELD(shift, bits) ((((uint64_t)1 << (bits)) - 1u) << (shift))
+#define SC_RULES_MASK_FIELD SC_RULES_FIELD(SC_RULES_MASK_SHIFT, SC_RULES_MASK_BITS)
+#define SC_RULES_REACH_FIELD SC_RULES_FIELD(SC_RULES_REACH_SHIFT, SC_RULES_POS_BITS * SC_RULES_NCLS)
+#define SC_RULES_XCTA_FIELD SC_RULES_FIELD(SC_RULES_XCTA_SHIFT, 1)
+#define SC_RULES_TILE_FIELD SC_RULES_FIELD(SC_RULES_TILE_SHIFT, SC_RULES_TILE_BITS)
+#define SC_RULES_WHO_FIELD SC_RULES_FIELD(SC_RULES_LANE_SHIFT, 64 - SC_RULES_LANE_SHIFT)
+
+/* The recorded accessor's state, unpacked. */
+typedef struct ScRulesState {
+    uint8_t mask;
+    uint8_t reach[SC_RULES_NCLS]; /* ScRulesPos */
+    uint8_t xcta;
+    uint8_t tile;
+    uint8_t lane, warp;
+    uint16_t blk;
+    uint16_t bar, sync;
+} ScRulesState;
+
+SC_HD static inline ScRulesState sc_rules_decode(uint64_t w)
+{
+    ScRulesState s;
+    s.mask = (uint8_t)(w & 0xfu);
+    for (int c = 0; c < SC_RULES_NCLS; c++)
+        s.reach[c] = (uint8_t)((w >> (SC_RULES_REACH_SHIFT + SC_RULES_POS_BITS * c)) & 7u);
+    s.xcta = (uint8_t)((w >> SC_RULES_XCTA_SHIFT) & 1u);
+    s.tile = (uint8_t)((w >> SC_RULES_TILE_SHIFT) & 7u);
+    s.lane = (uint8_t)((w >> SC_RULES_LANE_SHIFT) & 31u);
+    s.warp = (uint8_t)((w >> SC_RULES_WARP_SHIFT) & 31u);
+    s.blk = (uint16_t)((w >> SC_RULES_BLK_SHIFT) & ((1u << SC_RULES_BLK_BITS) - 1u));
+    s.bar = (uint16_t)((w >> SC_RULES_BAR_SHIFT) & ((1u << SC_RULES_BAR_BITS) - 1u));
+    s.sync = (uint16_t)((w >> SC_RULES_SYNC_SHIFT) & ((1u << SC_RULES_SYNC_BITS) - 1u));
+    return s;
+}
+
+SC_HD static inline uint64_t sc_rules_encode(const ScRulesState *s)
+{
+    uint64_t w = (uint64_t)(s->mask & 0xfu);
+    for (int c = 0; c < SC_RULES_NCLS; c++)
+        w |= (uint64_t)(s->reach[c] & 7u) << (SC_RULES_REACH_SHIFT + SC_RULES_POS_BITS * c);
+    w |= (uint64_t)(s->xcta & 1u) << SC_RULES_XCTA_SHIFT;
+    w |= (uint64_t)(s->tile & 7u) << SC_RULES_TILE_SHIFT;
+    w |= (uint64_t)(s->lane & 31u) << SC_RULES_LANE_SHIFT;
+    w |= (uint64_t)(s->warp & 31u) << SC_RULES_WARP_SHIFT;
+    w |= (uint64_t)(s->blk & ((1u << SC_RULES_BLK_BITS) - 1u)) << SC_RULES_BLK_SHIFT;
+    w |= (uint64_t)(s->bar & ((1u << SC_RULES_BAR_BITS) - 1u)) << SC_RULES_BAR_SHIFT;
+    w |= (uint64_t)(s->sync & ((1u << SC_RULES_SYNC_BITS) - 1u)) << SC_RULES_SYNC_SHIFT;
+    return w;
+}
+
+/* The accessor's identity and clocks as they sit in a word (bits 23..63). */
+SC_HD static inline uint64_t sc_rules_who(const ScRulesAccess *a)
+{
+    return ((uint64_t)(a->tid & 31u) << SC_RULES_LANE_SHIFT) |
+           ((uint64_t)((a->tid >> 5) & 31u) << SC_RULES_WARP_SHIFT) |
+           ((uint64_t)(a->blk & ((1u << SC_RULES_BLK_BITS) - 1u)) << SC_RULES_BLK_SHIFT) |
+           ((uint64_t)a->bar_own << SC_RULES_BAR_SHIFT) |
+           ((uint64_t)a->sync_now << SC_RULES_SYNC_SHIFT);
+}
+
+SC_HD static inline unsigned sc_rules_reach(uint64_t w, int cls)
+{
+    return (unsigned)((w >> (SC_RULES_REACH_SHIFT + SC_RULES_POS_BITS * cls)) & 7u);
+}
+
+/* ---- Split words ------------------------------------------------------------------ */
+
+/* A word whose bytes have different histories is split: the runtime allocates four
+ * byte cells (64-bit words in a pool), fills them with sc_rules_split_cell, then
+ * installs sc_rules_split_word(index) with a CAS against the word it split; from then
+ * on it calls sc_rules_access_cell on the cells of the bytes an access covers. */
+SC_HD static inline int sc_rules_is_split(uint64_t w)
+{
+    return (w & SC_RULES_MASK_FIELD) == 0 && w != 0;
+}
+
+SC_HD static inline uint64_t sc_rules_split_word(uint64_t index)
+{
+    return (index + 1u) << SC_RULES_MASK_BITS;
+}
+
+SC_HD static inline uint64_t sc_rules_split_index(uint64_t w)
+{
+    return (w >> SC_RULES_MASK_BITS) - 1u;
+}
+
+/* The initial cell of byte `byte` (0..3) of a word that is being split: the word's
+ * history if it covered the byte (its mask then reads as the footprint), else empty. */
+SC_HD static inline uint64_t sc_rules_split_cell(uint64_t word, unsigned byte)
+{
+    return ((word >> byte) & 1u) ? word : 0u;
+}
+
+/* ---- The site word ------------------------------------------------------------------ */
+
+/* Report details that do not fit the shadow word: written with a plain store after a
+ * successful CAS, so it may belong to a later access than the word (best effort).
+ *   bits 0..31 site id, 32..52 the runtime's 21-bit access info (size, kind, sem,
+ *   scope, space), 53..63 block index bits 14..24 (with the word's low 14 bits). */
+SC_HD static inline uint64_t sc_rules_site_pack(uint32_t site, uint32_t info, uint32_t blk)
+{
+    return (uint64_t)site | ((uint64_t)(info & 0x1fffffu) << 32) |
+           ((uint64_t)((blk >> SC_RULES_BLK_BITS) & 0x7ffu) << 53);
+}
+
+SC_HD static inline uint32_t sc_rules_site_id(uint64_t site)
+{
+    return (uint32_t)site;
+}
+
+SC_HD static inline uint32_t sc_rules_site_info(uint64_t site)
+{
+    return (uint32_t)(site >> 32) & 0x1fffffu;
+}
+
+/* The previous accessor's block index from its word and site word (25 bits). */
+SC_HD static inline uint32_t sc_rules_site_blk(uint64_t site, uint64_t word)
+{
+    return (uint32_t)(((site >> 53) & 0x7ffu) << SC_RULES_BLK_BITS) |
+           (uint32_t)((word >> SC_RULES_BLK_SHIFT) & ((1u << SC_RULES_BLK_BITS) - 1u));
+}
+
+/* ---- Verdict ------------------------------------------------------------------------ */
+
+typedef enum ScRulesResult {
+    SC_RULES_UNCHANGED, /* no race, the word stays as it is: skip the CAS */
+    SC_RULES_OK,        /* no race: CAS in the new word */
+    SC_RULES_WARN,      /* legal but suspicious (strong_vs_rmw): CAS, then report */
+    SC_RULES_RACE,      /* a race: CAS (the history restarts at this access), then report */
+    SC_RULES_SPLIT,     /* split the word into byte cells first, then use the cells */
+} ScRulesResult;
+
+typedef struct ScRulesVerdict {
+    uint8_t result;     /* ScRulesResult */
+    uint8_t cause;      /* ScRulesCause (RACE, WARN) */
+    uint8_t prev_cls;   /* ScRulesCls of the other access */
+    uint8_t prev_exact; /* the other access is the recorded accessor's own (prev_* below);
+                           else a summarized access of another thread, of which prev_*
+                           name the last recorded accessor only */
+    uint16_t prev_blk;  /* low SC_RULES_BLK_BITS bits */
+    uint16_t prev_tid;
+} ScRulesVerdict;
+
+/* ---- The rules ---------------------------------------------------------------------- */
+
+SC_HD static inline int rules_is_write(int c)
+{
+    return c == SC_RULES_CLS_WRITE || c == SC_RULES_CLS_SWRITE || c == SC_RULES_CLS_ATOMIC;
+}
+
+SC_HD static inline int rules_is_strong(int c)
+{
+    return c == SC_RULES_CLS_SREAD || c == SC_RULES_CLS_SWRITE || c == SC_RULES_CLS_ATOMIC;
+}
+
+/* A cta- or cluster-scoped access includes only its own block's threads. */
+SC_HD static inline int rules_block_scoped(int scope)
+{
+    return scope == SC_RULES_SCOPE_CTA || scope == SC_RULES_SCOPE_CLUSTER;
+}
+
+/* Bit length: the log2 size of the smallest aligned tile holding lanes a and b. */
+SC_HD static inline unsigned rules_tile_of(unsigned a, unsigned b)
+{
+    unsigned x = a ^ b, k = 0;
+    while (x) {
+        k++;
+        x >>= 1;
+    }
+    return k;
+}
+
+/* Does the accessing lane know every lane of the tile (but its own) up to the
+ * recorded sync clock: strictly past it (`strict`, for accesses not ordered before the
+ * recorder), or at least at it (for accesses ordered before the recorder, which
+ * happened before its clock)? */
+SC_HD static inline int rules_tile_knows(const ScRulesAccess *a, unsigned lane, unsigned k,
+                                         unsigned sync, int strict)
+{
+    unsigned self = a->tid & 31u, base = lane & ~((1u << k) - 1u);
+    for (unsigned l = base; l < base + (1u << k); l++) {
+        if (l == self)
+            continue;
+        uint32_t known = a->sync_seen ? a->sync_seen[l] : a->sync_now;
+        int ok = strict ? sc_rules_newer(a->sync_now, known, sync, SC_RULES_SYNC_MOD)
+                        : !sc_rules_newer(a->sync_now, sync, known, SC_RULES_SYNC_MOD);
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
+/* The accessing thread relative to the recorded accessor, and which positions are
+ * ordered before it. */
+typedef struct RulesRel {
+    int same_blk, same_warp, same_thr;
+    int blk_synced; /* a barrier since the recorder's barrier epoch */
+    int warp_wide;  /* a warp-wide __syncwarp since the recorder's sync clock */
+    int self_ord, lsync_ord, warp_ord;
+} RulesRel;
+
+SC_HD static inline RulesRel rules_relate(const ScRulesState *s, const ScRulesAccess *a)
+{
+    RulesRel r;
+    unsigned lane = a->tid & 31u, warp = (a->tid >> 5) & 31u;
+    r.same_blk = (a->blk & ((1u << SC_RULES_BLK_BITS) - 1u)) == s->blk;
+    r.same_warp = r.same_blk && warp == s->warp;
+    r.same_thr = r.same_warp && lane == s->lane;
+    r.blk_synced = r.warp_wide = r.self_ord = r.lsync_ord = r.warp_ord = 0;
+    if (!r.same_blk)
+        return r;
+    uint32_t known = r.same_warp ? a->bar_own : a->bar_seen ? a->bar_seen[s->warp] : a->bar_now;
+    r.blk_synced = sc_rules_newer(a->bar_now, known, s->bar, SC_RULES_BAR_MOD);
+    if (!r.same_warp || r.blk_synced)
+        return r;
+    r.warp_wide = sc_rules_newer(a->sync_now, a->sync_floor, s->sync, SC_RULES_SYNC_MOD);
+    if (r.warp_wide)
+        return r;
+    uint32_t knows_u = a->sync_seen ? a->sync_seen[s->lane] : a->sync_now;
+    r.self_ord = r.same_thr || sc_rules_newer(a->sync_now, knows_u, s->sync, SC_RULES_SYNC_MOD);
+    r.lsync_ord = r.same_thr || rules_tile_knows(a, s->lane, s->tile, s->sync, 0);
+    r.warp_ord = rules_tile_knows(a, s->lane, s->tile, s->sync, 1);
+    return r;
+}
+
+/* Is an access at position p ordered before (or made by) the accessing thread? */
+SC_HD static inline int rules_ordered(const RulesRel *r, unsigned p)
+{
+    switch (p) {
+    case SC_RULES_POS_NONE:
+        return 1;
+    case SC_RULES_POS_BSYNC:
+        return r->same_blk;
+    case SC_RULES_POS_WSYNC:
+        return r->blk_synced || r->same_warp;
+    case SC_RULES_POS_LSYNC:
+        return r->blk_synced || (r->same_warp && (r->warp_wide || r->lsync_ord));
+    case SC_RULES_POS_SELF:
+        return r->blk_synced || (r->same_warp && (r->warp_wide || r->self_ord));
+    case SC_RULES_POS_WARP:
+        return r->blk_synced || (r->same_warp && (r->warp_wide || r->warp_ord));
+    case SC_RULES_POS_BLOCK:
+        return r->blk_synced;
+    default:
+        return 0;
+    }
+}
+
+/* Where an access at position p lies relative to the accessing thread once it has
+ * become the recorded accessor. */
+SC_HD static inline unsigned rules_move(const RulesRel *r, const ScRulesState *s,
+                                        const ScRulesAccess *a, unsigned p)
+{
+    if (p == SC_RULES_POS_NONE)
+        return p;
+    if (!r->same_blk)
+        return SC_RULES_POS_GRID;
+    if (p == SC_RULES_POS_GRID)
+        return p;
+    if (r->blk_synced)
+        return SC_RULES_POS_BSYNC;
+    if (p == SC_RULES_POS_BSYNC || p == SC_RULES_POS_BLOCK)
+        return p;
+    if (!r->same_warp)
+        return SC_RULES_POS_BLOCK;
+    if (r->warp_wide || p == SC_RULES_POS_WSYNC)
+        return SC_RULES_POS_WSYNC;
+    switch (p) {
+    case SC_RULES_POS_LSYNC:
+        if (r->lsync_ord)
+            return SC_RULES_POS_LSYNC;
+        SC_RULES_COV(LSYNC_TO_WARP);
+        return SC_RULES_POS_WARP;
+    case SC_RULES_POS_SELF:
+        if (r->same_thr)
+            return a->sync_now == s->sync ? SC_RULES_POS_SELF : SC_RULES_POS_LSYNC;
+        return r->self_ord ? SC_RULES_POS_LSYNC : SC_RULES_POS_WARP;
+    default: /* SC_RULES_POS_WARP */
+        if (!r->warp_ord)
+            return SC_RULES_POS_WARP;
+        SC_RULES_COV(WARP_TO_LSYNC);
+        return SC_RULES_POS_LSYNC;
+    }
+}
+
+/* The word of a history that holds only this access. */
+SC_HD static inline ScRulesState rules_fresh(const ScRulesAccess *a)
+{
+    ScRulesState n;
+    n.mask = a->mask;
+    for (int c = 0; c < SC_RULES_NCLS; c++)
+        n.reach[c] = SC_RULES_POS_NONE;
+    n.reach[a->cls] = SC_RULES_POS_SELF;
+    n.xcta = (uint8_t)(a->cls != SC_RULES_CLS_SREAD && rules_is_strong(a->cls) &&
+                       rules_block_scoped(a->scope));
+    n.tile = 0;
+    n.lane = (uint8_t)(a->tid & 31u);
+    n.warp = (uint8_t)((a->tid >> 5) & 31u);
+    n.blk = (uint16_t)(a->blk & ((1u << SC_RULES_BLK_BITS) - 1u));
+    n.bar = a->bar_own;
+    n.sync = a->sync_now;
+    return n;
+}
+
+/* The relation-based cause of an unordered pair with an access at position p. */
+SC_HD static inline int rules_relation_cause(const RulesRel *r, unsigned p)
+{
+    if (!r->same_blk || p == SC_RULES_POS_GRID || p == SC_RULES_POS_BSYNC) {
+        SC_RULES_COV(CAUSE_BLOCKS);
+        return SC_RULES_CAUSE_UNSYNCHRONIZED_BLOCKS;
+    }
+    if (p != SC_RULES_POS_BLOCK && r->same_warp) {
+        SC_RULES_COV(CAUSE_SYNCWARP);
+        return SC_RULES_CAUSE_MISSING_SYNCWARP;
+    }
+    SC_RULES_COV(CAUSE_BARRIER);
+    return SC_RULES_CAUSE_MISSING_BARRIER;
+}
+
+/* One step of the state machine on one history (a word, or a cell): check the access
+ * against every unordered class, then move every class to its position relative to
+ * the accessor and add the access. fp_same: the strong accesses in the history cover
+ * the same bytes as this one (a condition of moral strength). */
+SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *a, int fp_same,
+                                    ScRulesState *n, ScRulesVerdict *v)
+{
+    RulesRel r = rules_relate(s, a);
+    int cls = a->cls;
+    int race_c = -1, race_cause = 0, warn_c = -1;
+    if (!r.same_blk)
+        SC_RULES_COV(OTHER_BLOCK);
+    else if (r.blk_synced)
+        SC_RULES_COV(BLOCK_SYNCED);
+    else if (!r.same_warp)
+        SC_RULES_COV(OTHER_WARP);
+    else if (r.warp_wide)
+        SC_RULES_COV(WARP_WIDE);
+    else if (r.same_thr && a->sync_now != s->sync)
+        SC_RULES_COV(SAME_THREAD_SYNCED);
+    else if (!r.same_thr && r.self_ord)
+        SC_RULES_COV(LANE_SYNCED);
+    else if (!r.same_thr)
+        SC_RULES_COV(LANE_UNSYNCED);
+
+    for (int c = 0; c < SC_RULES_NCLS; c++) {
+        unsigned p = s->reach[c];
+        if (rules_ordered(&r, p) || (p == SC_RULES_POS_SELF && r.same_thr))
+            continue;
+        if (!rules_is_write(c) && !rules_is_write(cls)) {
+            SC_RULES_COV(NO_CONFLICT);
+            continue;
+        }
+        int cross = !r.same_blk || p == SC_RULES_POS_GRID;
+        int strong = rules_is_strong(c) && rules_is_strong(cls);
+        int scope_ok = !cross || (!rules_block_scoped(a->scope) && !(rules_is_write(c) && s->xcta));
+        if (strong && fp_same && scope_ok) {
+            if (cross)
+                SC_RULES_COV(MS_CROSS_BLOCK);
+            else
+                SC_RULES_COV(MS_SAME_BLOCK);
+            if ((c == SC_RULES_CLS_SWRITE && cls == SC_RULES_CLS_ATOMIC) ||
+                (c == SC_RULES_CLS_ATOMIC && cls == SC_RULES_CLS_SWRITE))
+                warn_c = c;
+            continue;
+        }
+        int cause;
+        if (strong && !scope_ok) {
+            SC_RULES_COV(MS_SCOPE_FAIL);
+            SC_RULES_COV(CAUSE_SCOPE);
+            cause = SC_RULES_CAUSE_ATOMIC_SCOPE;
+        } else if (strong) {
+            SC_RULES_COV(MS_FOOTPRINT_FAIL);
+            cause = rules_relation_cause(&r, p);
+        } else if ((c == SC_RULES_CLS_ATOMIC && !rules_is_strong(cls)) ||
+                   (cls == SC_RULES_CLS_ATOMIC && !rules_is_strong(c))) {
+            SC_RULES_COV(CAUSE_ATOMIC_PLAIN);
+            cause = SC_RULES_CAUSE_ATOMIC_VS_PLAIN;
+        } else {
+            cause = rules_relation_cause(&r, p);
+        }
+        /* Prefer the recorded accessor's own access: then the report names both sides. */
+        if (race_c < 0 || (p == SC_RULES_POS_SELF && s->reach[race_c] != SC_RULES_POS_SELF)) {
+            race_c = c;
+            race_cause = cause;
+        }
+    }
+
+    v->prev_blk = s->blk;
+    v->prev_tid = (uint16_t)(s->warp * 32u + s->lane);
+    if (race_c >= 0) {
+        SC_RULES_COV(RACE_RESET);
+        if (s->reach[race_c] == SC_RULES_POS_SELF)
+            SC_RULES_COV(RACE_SELF);
+        else
+            SC_RULES_COV(RACE_SUMMARY);
+        v->result = SC_RULES_RACE;
+        v->cause = (uint8_t)race_cause;
+        v->prev_cls = (uint8_t)race_c;
+        v->prev_exact = s->reach[race_c] == SC_RULES_POS_SELF;
+        *n = rules_fresh(a);
+        return;
+    }
+    if (warn_c >= 0) {
+        SC_RULES_COV(WARN_STRONG_RMW);
+        v->result = SC_RULES_WARN;
+        v->cause = SC_RULES_CAUSE_STRONG_VS_RMW;
+        v->prev_cls = (uint8_t)warn_c;
+        v->prev_exact = s->reach[warn_c] == SC_RULES_POS_SELF;
+    } else {
+        v->result = SC_RULES_OK;
+        v->cause = SC_RULES_CAUSE_NONE;
+        v->prev_cls = 0;
+        v->prev_exact = 0;
+    }
+
+    if (cls == SC_RULES_CLS_WRITE) {
+        /* Race-free, a weak write is ordered after everything before it and everything
+         * after it must be ordered after it: only it matters from now on. */
+        SC_RULES_COV(WEAK_WRITE_RESET);
+        *n = rules_fresh(a);
+        return;
+    }
+    *n = rules_fresh(a);
+    int lanes = 0;
+    for (int c = 0; c < SC_RULES_NCLS; c++) {
+        unsigned p = rules_move(&r, s, a, s->reach[c]);
+        if (c == cls && p < SC_RULES_POS_SELF)
+            p = SC_RULES_POS_SELF;
+        n->reach[c] = (uint8_t)p;
+        lanes |= p == SC_RULES_POS_LSYNC || p == SC_RULES_POS_WARP;
+    }
+    if (n->xcta && !s->xcta)
+        SC_RULES_COV(XCTA_SET);
+    n->xcta |= s->xcta;
+    if (lanes) {
+        /* Only a thread of the recorder's warp keeps LSYNC/WARP positions: the tile must
+         * hold the old tile, the recorder and this lane. */
+        unsigned k = rules_tile_of(s->lane, a->tid & 31u);
+        if (k > s->tile)
+            SC_RULES_COV(TILE_GROW);
+        n->tile = (uint8_t)(k > s->tile ? k : s->tile);
+    }
+}
+
+/* Decide one access to a word and compute the word to CAS in (*out; *out == old when
+ * the result is SC_RULES_UNCHANGED). The runtime's loop:
+ *     old = atomic load; do { r = sc_rules_access(old, &acc, &new, &v); }
+ *     while (r != SC_RULES_UNCHANGED && r != SC_RULES_SPLIT && !CAS(word, old, new));
+ * and on SC_RULES_SPLIT it splits the word (sc_rules_split_cell) and goes on with
+ * sc_rules_access_cell on each byte of acc.mask. */
+SC_HD static inline int sc_rules_access(uint64_t old, const ScRulesAccess *a, uint64_t *out,
+                                        ScRulesVerdict *v)
+{
+    *out = old;
+    v->cause = SC_RULES_CAUSE_NONE;
+    v->prev_cls = 0;
+    v->prev_exact = 0;
+    v->prev_blk = 0;
+    v->prev_tid = 0;
+    /* Fast path: the same thread again at the same clocks on the same bytes, with this
+     * class already recorded at SELF: it was checked against the same history then. */
+    if (((old ^ sc_rules_who(a)) & SC_RULES_WHO_FIELD) == 0 &&
+        (old & SC_RULES_MASK_FIELD) == a->mask && sc_rules_reach(old, a->cls) == SC_RULES_POS_SELF) {
+        uint64_t others = a->cls == SC_RULES_CLS_WRITE
+                              ? (SC_RULES_REACH_FIELD | SC_RULES_XCTA_FIELD | SC_RULES_TILE_FIELD) &
+                                    ~SC_RULES_FIELD(SC_RULES_REACH_SHIFT + SC_RULES_POS_BITS *
+                                                                              SC_RULES_CLS_WRITE,
+                                                    SC_RULES_POS_BITS)
+                              : 0;
+        int need_xcta = a->cls != SC_RULES_CLS_SREAD && rules_is_strong(a->cls) &&
+                        rules_block_scoped(a->scope) && !(old & SC_RULES_XCTA_FIELD);
+        if ((old & others) == 0 && !need_xcta) {
+            SC_RULES_COV(FAST_PATH);
+            v->result = SC_RULES_UNCHANGED;
+            return SC_RULES_UNCHANGED;
+        }
+    }
+    if (old == 0) {
+        SC_RULES_COV(FRESH);
+        ScRulesState n = rules_fresh(a);
+        *out = sc_rules_encode(&n);
+        v->result = SC_RULES_OK;
+        return SC_RULES_OK;
+    }
+    if (sc_rules_is_split(old)) {
+        SC_RULES_COV(SPLIT_MARKER);
+        v->result = SC_RULES_SPLIT;
+        return SC_RULES_SPLIT;
+    }
+    ScRulesState s = sc_rules_decode(old), n;
+    if (s.mask == a->mask) {
+        rules_step(&s, a, 1, &n, v);
+        *out = sc_rules_encode(&n);
+        return v->result;
+    }
+    /* Different footprint: the bytes only the word covers keep its history, the bytes
+     * only the access covers get a fresh one, the shared bytes get the step (with no
+     * moral strength: the byte ranges differ). One word holds them only if all three
+     * agree and no strong access remains whose footprint the word would then lose. */
+    unsigned both = s.mask & a->mask, only_old = s.mask & ~a->mask & 0xfu;
+    unsigned only_new = a->mask & ~s.mask & 0xfu;
+    ScRulesVerdict vs;
+    vs.result = SC_RULES_OK;
+    vs.cause = SC_RULES_CAUSE_NONE;
+    vs.prev_cls = 0;
+    vs.prev_exact = 0;
+    vs.prev_blk = 0;
+    vs.prev_tid = 0;
+    ScRulesState merged = s;
+    uint64_t key = old & ~SC_RULES_MASK_FIELD;
+    int uniform = 1;
+    if (both) {
+        rules_step(&s, a, 0, &n, &vs);
+        merged = n;
+        uint64_t k = sc_rules_encode(&n) & ~SC_RULES_MASK_FIELD;
+        if (only_old && k != key)
+            uniform = 0;
+        key = k;
+    }
+    if (only_new) {
+        ScRulesState f = rules_fresh(a);
+        uint64_t k = sc_rules_encode(&f) & ~SC_RULES_MASK_FIELD;
+        if ((both || only_old) && k != key)
+            uniform = 0;
+        if (!both)
+            merged = f;
+    }
+    int strong_left = merged.reach[SC_RULES_CLS_SREAD] || merged.reach[SC_RULES_CLS_SWRITE] ||
+                      merged.reach[SC_RULES_CLS_ATOMIC];
+    if (!uniform || strong_left) {
+        SC_RULES_COV(MASK_SPLIT);
+        v->result = SC_RULES_SPLIT;
+        return SC_RULES_SPLIT;
+    }
+    SC_RULES_COV(MASK_MERGE);
+    merged.mask = (uint8_t)(s.mask | a->mask);
+    *out = sc_rules_encode(&merged);
+    *v = vs;
+    if (v->result == SC_RULES_OK && *out == old)
+        v->result = SC_RULES_UNCHANGED;
+    return v->result;
+}
+
+/* Decide one access to one byte cell of a split word. The cell's mask is the
+ * footprint of its strong accesses; an access with another footprint is never morally
+ * strong with them, and leaves the cell with several footprints (mask 0) while strong
+ * accesses of both remain. */
+SC_HD static inline int sc_rules_access_cell(uint64_t old, const ScRulesAccess *a,
+                                             uint64_t *out, ScRulesVerdict *v)
+{
+    *out = old;
+    v->cause = SC_RULES_CAUSE_NONE;
+    v->prev_cls = 0;
+    v->prev_exact = 0;
+    v->prev_blk = 0;
+    v->prev_tid = 0;
+    ScRulesState s = sc_rules_decode(old), n;
+    int empty = 1;
+    for (int c = 0; c < SC_RULES_NCLS; c++)
+        empty &= s.reach[c] == SC_RULES_POS_NONE;
+    if (empty) {
+        SC_RULES_COV(FRESH);
+        n = rules_fresh(a);
+        *out = sc_rules_encode(&n);
+        v->result = SC_RULES_OK;
+        return SC_RULES_OK;
+    }
+    int fp_same = s.mask != 0 && s.mask == a->mask;
+    rules_step(&s, a, fp_same, &n, v);
+    int strong_old = s.reach[SC_RULES_CLS_SREAD] || s.reach[SC_RULES_CLS_SWRITE] ||
+                     s.reach[SC_RULES_CLS_ATOMIC];
+    if (v->result != SC_RULES_RACE && a->cls != SC_RULES_CLS_WRITE && !fp_same && strong_old &&
+        rules_is_strong(a->cls)) {
+        SC_RULES_COV(CELL_MIXED);
+        n.mask = 0;
+    } else if (v->result != SC_RULES_RACE && a->cls != SC_RULES_CLS_WRITE && !fp_same &&
+               strong_old) {
+        n.mask = s.mask; /* the strong accesses keep their footprint */
+    }
+    *out = sc_rules_encode(&n);
+    if (v->result == SC_RULES_OK && *out == old)
+        v->result = SC_RULES_UNCHANGED;
+    return v->result;
+}
+
+#endif

@@ -1,0 +1,413 @@
+/* test_rules.c: the shadow word layout of src/rules/rules.h, its clocks, and one
+ * hand-written case per cause and per branch that matters to the device runtime. The
+ * exhaustive comparison with the reference model is test_model. */
+#include "common/sc_defs.h"
+#include "rules/rules.h"
+#include "sc_test.h"
+
+/* The fields tile the 64 bits exactly, in order. */
+SC_STATIC_ASSERT(SC_RULES_MASK_SHIFT + SC_RULES_MASK_BITS == SC_RULES_REACH_SHIFT, "mask|reach");
+SC_STATIC_ASSERT(SC_RULES_REACH_SHIFT + SC_RULES_POS_BITS * SC_RULES_NCLS == SC_RULES_XCTA_SHIFT,
+                 "reach|xcta");
+SC_STATIC_ASSERT(SC_RULES_XCTA_SHIFT + 1 == SC_RULES_TILE_SHIFT, "xcta|tile");
+SC_STATIC_ASSERT(SC_RULES_TILE_SHIFT + SC_RULES_TILE_BITS == SC_RULES_LANE_SHIFT, "tile|lane");
+SC_STATIC_ASSERT(SC_RULES_LANE_SHIFT + 5 == SC_RULES_WARP_SHIFT, "lane|warp");
+SC_STATIC_ASSERT(SC_RULES_WARP_SHIFT + 5 == SC_RULES_BLK_SHIFT, "warp|blk");
+SC_STATIC_ASSERT(SC_RULES_BLK_SHIFT + SC_RULES_BLK_BITS == SC_RULES_BAR_SHIFT, "blk|bar");
+SC_STATIC_ASSERT(SC_RULES_BAR_SHIFT + SC_RULES_BAR_BITS == SC_RULES_SYNC_SHIFT, "bar|sync");
+SC_STATIC_ASSERT(SC_RULES_SYNC_SHIFT + SC_RULES_SYNC_BITS == 64, "sync ends the word");
+SC_STATIC_ASSERT((SC_RULES_MASK_FIELD | SC_RULES_REACH_FIELD | SC_RULES_XCTA_FIELD |
+                  SC_RULES_TILE_FIELD | SC_RULES_WHO_FIELD) == UINT64_MAX,
+                 "fields cover the word");
+SC_STATIC_ASSERT(SC_RULES_POS_GRID < (1 << SC_RULES_POS_BITS), "positions fit");
+SC_STATIC_ASSERT(SC_RULES_BAR_MOD < (1u << SC_RULES_BAR_BITS), "bar counter fits");
+SC_STATIC_ASSERT(SC_RULES_SYNC_MOD < (1u << SC_RULES_SYNC_BITS), "sync counter fits");
+SC_STATIC_ASSERT(5 <= (1 << SC_RULES_TILE_BITS) - 1, "a tile can span the warp");
+
+/* A tiny world: two blocks of two warps, with the clocks the runtime would keep. */
+static ScRulesBlockClk bclk[2];
+static ScRulesWarpClk wclk[2][2];
+
+static void world(uint32_t bar_start, uint32_t sync_start)
+{
+    for (int b = 0; b < 2; b++) {
+        sc_rules_block_clk_init(&bclk[b], bar_start);
+        for (int w = 0; w < 2; w++)
+            sc_rules_warp_clk_init(&wclk[b][w], sync_start);
+    }
+}
+
+static ScRulesAccess mk(uint32_t blk, uint32_t tid, int cls, int scope, unsigned mask)
+{
+    ScRulesAccess a;
+    const ScRulesBlockClk *b = &bclk[blk & 1];
+    const ScRulesWarpClk *w = &wclk[blk & 1][(tid >> 5) & 1];
+    a.cls = (uint8_t)cls;
+    a.scope = (uint8_t)scope;
+    a.mask = (uint8_t)mask;
+    a.blk = blk;
+    a.tid = tid;
+    a.bar_now = b->now;
+    a.bar_own = b->own[tid >> 5];
+    a.bar_seen = b->seen[tid >> 5];
+    a.sync_now = w->now;
+    a.sync_floor = w->floor;
+    a.sync_seen = w->seen[tid & 31];
+    return a;
+}
+
+/* Runs one access the way the runtime's CAS loop would (single-threaded here). */
+static int run(uint64_t *word, ScRulesAccess a, ScRulesVerdict *v)
+{
+    uint64_t n;
+    int r = sc_rules_access(*word, &a, &n, v);
+    if (r != SC_RULES_SPLIT)
+        *word = n;
+    return r;
+}
+
+#define R SC_RULES_CLS_READ
+#define W SC_RULES_CLS_WRITE
+#define SR SC_RULES_CLS_SREAD
+#define SW SC_RULES_CLS_SWRITE
+#define AT SC_RULES_CLS_ATOMIC
+#define NONE SC_RULES_SCOPE_NONE
+#define CTA SC_RULES_SCOPE_CTA
+#define GPU SC_RULES_SCOPE_GPU
+
+TEST(layout_round_trip_at_limits)
+{
+    ScRulesState lo = {0}, hi;
+    hi.mask = 15;
+    for (int c = 0; c < SC_RULES_NCLS; c++)
+        hi.reach[c] = SC_RULES_POS_GRID;
+    hi.xcta = 1;
+    hi.tile = 5;
+    hi.lane = 31;
+    hi.warp = 31;
+    hi.blk = (1u << SC_RULES_BLK_BITS) - 1;
+    hi.bar = SC_RULES_BAR_MOD - 1;
+    hi.sync = SC_RULES_SYNC_MOD - 1;
+    CHECK(sc_rules_encode(&lo) == 0);
+    uint64_t w = sc_rules_encode(&hi);
+    ScRulesState d = sc_rules_decode(w);
+    CHECK_INT(15, d.mask);
+    for (int c = 0; c < SC_RULES_NCLS; c++)
+        CHECK_INT(SC_RULES_POS_GRID, d.reach[c]);
+    CHECK_INT(1, d.xcta);
+    CHECK_INT(5, d.tile);
+    CHECK_INT(31, d.lane);
+    CHECK_INT(31, d.warp);
+    CHECK_INT((1u << SC_RULES_BLK_BITS) - 1, d.blk);
+    CHECK_INT(SC_RULES_BAR_MOD - 1, d.bar);
+    CHECK_INT(SC_RULES_SYNC_MOD - 1, d.sync);
+    /* Each field alone lands in its own bits and nowhere else. */
+    for (int f = 0; f < 9; f++) {
+        ScRulesState one = {0};
+        uint64_t field = 0;
+        switch (f) {
+        case 0: one.mask = 15; field = SC_RULES_MASK_FIELD; break;
+        case 1: one.reach[SC_RULES_CLS_ATOMIC] = 7;
+                field = SC_RULES_FIELD(SC_RULES_REACH_SHIFT + 3 * SC_RULES_CLS_ATOMIC, 3); break;
+        case 2: one.xcta = 1; field = SC_RULES_XCTA_FIELD; break;
+        case 3: one.tile = 7; field = SC_RULES_TILE_FIELD; break;
+        case 4: one.lane = 31; field = SC_RULES_FIELD(SC_RULES_LANE_SHIFT, 5); break;
+        case 5: one.warp = 31; field = SC_RULES_FIELD(SC_RULES_WARP_SHIFT, 5); break;
+        case 6: one.blk = 0x3fff; field = SC_RULES_FIELD(SC_RULES_BLK_SHIFT, SC_RULES_BLK_BITS); break;
+        case 7: one.bar = 0x3ff; field = SC_RULES_FIELD(SC_RULES_BAR_SHIFT, SC_RULES_BAR_BITS); break;
+        default: one.sync = 0x7f; field = SC_RULES_FIELD(SC_RULES_SYNC_SHIFT, SC_RULES_SYNC_BITS); break;
+        }
+        CHECK(sc_rules_encode(&one) == field);
+    }
+}
+
+TEST(split_marker_and_site_word)
+{
+    CHECK(!sc_rules_is_split(0));
+    for (uint64_t i = 0; i < 3; i++) {
+        uint64_t w = sc_rules_split_word(i);
+        CHECK(sc_rules_is_split(w));
+        CHECK(sc_rules_split_index(w) == i);
+    }
+    uint64_t big = sc_rules_split_word(((uint64_t)1 << 59) - 2);
+    CHECK(sc_rules_is_split(big));
+    CHECK(sc_rules_split_index(big) == ((uint64_t)1 << 59) - 2);
+
+    ScRulesState s = {0};
+    s.mask = 0x5;
+    s.reach[R] = SC_RULES_POS_SELF;
+    s.blk = 0x1234;
+    uint64_t w = sc_rules_encode(&s);
+    CHECK(sc_rules_split_cell(w, 0) == w);
+    CHECK(sc_rules_split_cell(w, 1) == 0);
+    CHECK(sc_rules_split_cell(w, 2) == w);
+    CHECK(sc_rules_split_cell(w, 3) == 0);
+
+    uint32_t blk = 0x1ffffffu; /* 25 bits */
+    s.blk = (uint16_t)(blk & 0x3fff);
+    uint64_t site = sc_rules_site_pack(0xdeadbeefu, 0x1fffffu, blk);
+    CHECK(sc_rules_site_id(site) == 0xdeadbeefu);
+    CHECK(sc_rules_site_info(site) == 0x1fffffu);
+    CHECK(sc_rules_site_blk(site, sc_rules_encode(&s)) == blk);
+}
+
+TEST(counters_wrap_at_odd_period)
+{
+    CHECK_INT(0, sc_rules_ctr_next(SC_RULES_BAR_MOD - 1, SC_RULES_BAR_MOD));
+    CHECK_INT(0, sc_rules_ctr_next(SC_RULES_SYNC_MOD - 1, SC_RULES_SYNC_MOD));
+    CHECK_INT(2, sc_rules_age(1, SC_RULES_SYNC_MOD - 1, SC_RULES_SYNC_MOD));
+    CHECK(sc_rules_newer(1, 0, SC_RULES_SYNC_MOD - 1, SC_RULES_SYNC_MOD));
+    CHECK(!sc_rules_newer(1, SC_RULES_SYNC_MOD - 1, 0, SC_RULES_SYNC_MOD));
+    CHECK(!sc_rules_newer(5, 5, 5, SC_RULES_SYNC_MOD));
+}
+
+TEST(clock_helpers_join_and_floor)
+{
+    ScRulesWarpClk c;
+    sc_rules_warp_clk_init(&c, SC_RULES_SYNC_MOD - 1);
+    sc_rules_warp_sync(&c, 0x3u, 0); /* lanes 0,1: instance 0 */
+    CHECK_INT(0, c.now);
+    CHECK_INT(SC_RULES_SYNC_MOD - 1, c.floor);
+    CHECK_INT(0, c.seen[0][1]);
+    CHECK_INT(SC_RULES_SYNC_MOD - 1, c.seen[0][2]);
+    sc_rules_warp_sync(&c, 0x6u, 0); /* lanes 1,2: instance 1; lane 2 learns lane 0 via 1 */
+    CHECK_INT(1, c.seen[2][1]);
+    CHECK_INT(0, c.seen[2][0]);
+    CHECK_INT(0, c.seen[0][1]);
+    sc_rules_warp_sync(&c, 0xffffffffu, 1);
+    CHECK_INT(2, c.floor);
+    CHECK_INT(2, c.seen[31][0]);
+
+    ScRulesBlockClk b;
+    sc_rules_block_clk_init(&b, 7);
+    sc_rules_block_barrier(&b, 0x3u);
+    CHECK_INT(8, b.now);
+    CHECK_INT(8, b.own[1]);
+    CHECK_INT(7, b.own[2]);
+    CHECK_INT(8, b.seen[0][1]);
+    CHECK_INT(7, b.seen[0][2]);
+}
+
+TEST(missing_barrier_and_its_fix)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0;
+    world(0, 0);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 3, W, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_RACE, run(&x, mk(0, 40, R, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_CAUSE_MISSING_BARRIER, v.cause);
+    CHECK_INT(W, v.prev_cls);
+    CHECK_INT(1, v.prev_exact);
+    CHECK_INT(3, v.prev_tid);
+
+    x = 0;
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 3, W, NONE, 0xf), &v));
+    sc_rules_block_barrier(&bclk[0], 0x3u);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 40, R, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 41, R, NONE, 0xf), &v));
+    /* Readers of two warps after the barrier: a write by either races with the other. */
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 5, R, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_RACE, run(&x, mk(0, 40, W, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_CAUSE_MISSING_BARRIER, v.cause);
+}
+
+TEST(missing_syncwarp_and_full_mask_fix)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0;
+    world(0, 0);
+    run(&x, mk(0, 0, W, NONE, 0xf), &v);
+    CHECK_INT(SC_RULES_RACE, run(&x, mk(0, 1, R, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_CAUSE_MISSING_SYNCWARP, v.cause);
+
+    x = 0;
+    run(&x, mk(0, 0, W, NONE, 0xf), &v);
+    sc_rules_warp_sync(&wclk[0][0], 0xffffffffu, 1);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 1, R, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 2, R, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_RACE, run(&x, mk(0, 0, W, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_CAUSE_MISSING_SYNCWARP, v.cause);
+}
+
+TEST(partial_mask_orders_only_its_lanes)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0;
+    world(0, 0);
+    run(&x, mk(0, 0, W, NONE, 0xf), &v);
+    sc_rules_warp_sync(&wclk[0][0], 0x3u, 0);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 1, R, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_RACE, run(&x, mk(0, 2, R, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_CAUSE_MISSING_SYNCWARP, v.cause);
+}
+
+TEST(tile_sync_is_no_false_alarm)
+{
+    /* cg::tiled_partition<16>: s[lane] = x; tile.sync(); y = s[lane] + s[lane ^ 1]. */
+    ScRulesVerdict v;
+    uint64_t x = 0;
+    world(0, 0);
+    run(&x, mk(0, 0, W, NONE, 0xf), &v);
+    sc_rules_warp_sync(&wclk[0][0], 0xffffu, 0);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 0, R, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 1, R, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 15, R, NONE, 0xf), &v));
+    sc_rules_warp_sync(&wclk[0][0], 0xffffu, 0);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 7, W, NONE, 0xf), &v));
+    /* A lane of the other tile never synchronized with them. */
+    CHECK_INT(SC_RULES_RACE, run(&x, mk(0, 16, R, NONE, 0xf), &v));
+}
+
+TEST(unsynchronized_blocks)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0;
+    world(0, 0);
+    run(&x, mk(0, 0, R, NONE, 0xf), &v);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(1, 0, R, NONE, 0xf), &v));
+    sc_rules_block_barrier(&bclk[0], 0x3u);
+    CHECK_INT(SC_RULES_RACE, run(&x, mk(0, 0, W, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_CAUSE_UNSYNCHRONIZED_BLOCKS, v.cause);
+    CHECK_INT(0, v.prev_exact); /* the partner is block 1's read, a summarized access */
+}
+
+TEST(atomics_vs_plain_and_scope)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0;
+    world(0, 0);
+    run(&x, mk(0, 0, AT, GPU, 0xf), &v);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(1, 0, AT, GPU, 0xf), &v));
+    CHECK_INT(SC_RULES_OK, run(&x, mk(1, 33, SR, GPU, 0xf), &v));
+    CHECK_INT(SC_RULES_RACE, run(&x, mk(1, 0, R, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_CAUSE_ATOMIC_VS_PLAIN, v.cause);
+
+    x = 0; /* atomicAdd_block across blocks */
+    run(&x, mk(0, 0, AT, CTA, 0xf), &v);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 40, AT, CTA, 0xf), &v));
+    CHECK_INT(SC_RULES_RACE, run(&x, mk(1, 0, AT, GPU, 0xf), &v));
+    CHECK_INT(SC_RULES_CAUSE_ATOMIC_SCOPE, v.cause);
+
+    x = 0; /* the narrow scope on the second access */
+    run(&x, mk(0, 0, AT, GPU, 0xf), &v);
+    CHECK_INT(SC_RULES_RACE, run(&x, mk(1, 0, AT, CTA, 0xf), &v));
+    CHECK_INT(SC_RULES_CAUSE_ATOMIC_SCOPE, v.cause);
+}
+
+TEST(strong_plain_write_vs_rmw_warns)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0;
+    world(0, 0);
+    run(&x, mk(0, 0, AT, GPU, 0xf), &v);
+    CHECK_INT(SC_RULES_WARN, run(&x, mk(1, 0, SW, GPU, 0xf), &v));
+    CHECK_INT(SC_RULES_CAUSE_STRONG_VS_RMW, v.cause);
+    CHECK_INT(AT, v.prev_cls);
+    /* Two volatile writes: morally strong, silent. */
+    x = 0;
+    run(&x, mk(0, 0, SW, GPU, 0xf), &v);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 40, SW, GPU, 0xf), &v));
+}
+
+TEST(mixed_size_strong_pair_races)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0;
+    world(0, 0);
+    run(&x, mk(0, 0, AT, GPU, 0x3), &v);
+    CHECK_INT(SC_RULES_SPLIT, run(&x, mk(0, 40, AT, GPU, 0xf), &v));
+    /* The runtime splits and goes on per byte. */
+    uint64_t cell[4], n;
+    for (unsigned b = 0; b < 4; b++)
+        cell[b] = sc_rules_split_cell(x, b);
+    ScRulesAccess a = mk(0, 40, AT, GPU, 0xf);
+    CHECK_INT(SC_RULES_RACE, sc_rules_access_cell(cell[0], &a, &n, &v));
+    CHECK_INT(SC_RULES_CAUSE_MISSING_BARRIER, v.cause);
+    CHECK_INT(SC_RULES_OK, sc_rules_access_cell(cell[2], &a, &n, &v));
+}
+
+TEST(bytes_of_different_threads_split_then_stay_exact)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0, cell[4], n;
+    world(0, 0);
+    run(&x, mk(0, 0, W, NONE, 0x1), &v);
+    CHECK_INT(SC_RULES_SPLIT, run(&x, mk(0, 1, W, NONE, 0x2), &v));
+    for (unsigned b = 0; b < 4; b++)
+        cell[b] = sc_rules_split_cell(x, b);
+    ScRulesAccess a = mk(0, 1, W, NONE, 0x2);
+    CHECK_INT(SC_RULES_OK, sc_rules_access_cell(cell[1], &a, &n, &v));
+    cell[1] = n;
+    a = mk(0, 2, R, NONE, 0xf); /* a 4-byte read races with both byte writers */
+    CHECK_INT(SC_RULES_RACE, sc_rules_access_cell(cell[0], &a, &n, &v));
+    CHECK_INT(0, v.prev_tid);
+    CHECK_INT(SC_RULES_RACE, sc_rules_access_cell(cell[1], &a, &n, &v));
+    CHECK_INT(1, v.prev_tid);
+    CHECK_INT(SC_RULES_OK, sc_rules_access_cell(cell[2], &a, &n, &v));
+}
+
+TEST(same_thread_byte_sweep_merges)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0;
+    world(0, 0);
+    for (unsigned b = 0; b < 4; b++)
+        CHECK_INT(SC_RULES_OK, run(&x, mk(0, 9, W, NONE, 1u << b), &v));
+    CHECK_INT(0xf, sc_rules_decode(x).mask);
+    CHECK_INT(SC_RULES_UNCHANGED, run(&x, mk(0, 9, W, NONE, 0xf), &v));
+}
+
+TEST(fast_path_only_when_nothing_changes)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0;
+    world(0, 0);
+    run(&x, mk(0, 0, R, NONE, 0xf), &v);
+    uint64_t before = x;
+    CHECK_INT(SC_RULES_UNCHANGED, run(&x, mk(0, 0, R, NONE, 0xf), &v));
+    CHECK(x == before);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 0, W, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_UNCHANGED, run(&x, mk(0, 0, W, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 0, AT, CTA, 0xf), &v));
+    CHECK(sc_rules_decode(x).xcta);
+    CHECK_INT(SC_RULES_UNCHANGED, run(&x, mk(0, 0, AT, CTA, 0xf), &v));
+    /* A new barrier epoch changes the clocks: not the fast path. */
+    sc_rules_block_barrier(&bclk[0], 0x3u);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 0, AT, CTA, 0xf), &v));
+}
+
+TEST(barrier_counter_wraps)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0;
+    world(SC_RULES_BAR_MOD - 1, SC_RULES_SYNC_MOD - 1);
+    run(&x, mk(0, 0, W, NONE, 0xf), &v);
+    sc_rules_block_barrier(&bclk[0], 0x3u); /* 1022 -> 0 */
+    CHECK_INT(0, bclk[0].now);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 40, R, NONE, 0xf), &v));
+    sc_rules_warp_sync(&wclk[0][1], 0xffffffffu, 1); /* 126 -> 0 */
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 41, W, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_RACE, run(&x, mk(0, 1, R, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_CAUSE_MISSING_BARRIER, v.cause);
+}
+
+int main(void)
+{
+    RUN(layout_round_trip_at_limits);
+    RUN(split_marker_and_site_word);
+    RUN(counters_wrap_at_odd_period);
+    RUN(clock_helpers_join_and_floor);
+    RUN(missing_barrier_and_its_fix);
+    RUN(missing_syncwarp_and_full_mask_fix);
+    RUN(partial_mask_orders_only_its_lanes);
+    RUN(tile_sync_is_no_false_alarm);
+    RUN(unsynchronized_blocks);
+    RUN(atomics_vs_plain_and_scope);
+    RUN(strong_plain_write_vs_rmw_warns);
+    RUN(mixed_size_strong_pair_races);
+    RUN(bytes_of_different_threads_split_then_stay_exact);
+    RUN(same_thread_byte_sweep_merges);
+    RUN(fast_path_only_when_nothing_changes);
+    RUN(barrier_counter_wraps);
+    return TEST_REPORT();
+}
