@@ -231,7 +231,19 @@ static bool block_ends(const Lexer *lx, const char *p)
     return c == '.' || c == '@' || c == '{' || c == '}' || c == '%' || IS(c, C_ALPHA | C_FOLLOW);
 }
 
+static const char *raw_statement(Lexer *lx, const char **why);
+
+/* Verbatim text is printed with its comments, so an inline-asm marker inside
+ * it must not change the state for what follows: it would be read again. */
 const char *sc_ptx_lex_raw_statement(Lexer *lx, const char **why)
+{
+    bool in_asm = lx->in_asm;
+    const char *end = raw_statement(lx, why);
+    lx->in_asm = in_asm;
+    return end;
+}
+
+static const char *raw_statement(Lexer *lx, const char **why)
 {
     uint32_t depth = 0;
     const char *p = lx->p, *end = lx->end;

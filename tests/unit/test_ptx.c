@@ -612,6 +612,17 @@ TEST(stray_asm_marker_does_not_leak_into_a_body)
     CHECK(sc_ptx_insert_at_entry(m, k, "trap;", &err) != NULL);
     check_round_trip(m);
     sc_ptx_module_free(m);
+
+    /* a marker kept inside verbatim text is printed again, so it must not flip the state for what follows */
+    m = parse(".version 9.0\n.target sm_80\n.entry k {\n\t.odd 1\n\t// begin inline asm\n\t{ x; }\n"
+              "\t// end inline asm\n\tret;\n}\n");
+    if (!m)
+        return;
+    k = func_at(m, "k");
+    CHECK_INT(SC_PTX_STMT_UNKNOWN, k->first->kind);
+    CHECK(!k->first->next->inline_asm);
+    check_round_trip(m);
+    sc_ptx_module_free(m);
 }
 
 TEST(unknown_directives_kept_verbatim)
