@@ -1,5 +1,6 @@
 // rs_common.h: host helpers every race-suite program shares: checked CUDA calls, device
-// buffers, a checksum of results, and the closing DONE line the runner looks for.
+// buffers, a checksum of results, and the closing DONE line the runner looks for; with
+// RS_JIT defined, also compiling and loading kernels at run time (NVRTC, driver API).
 #ifndef RS_COMMON_H
 #define RS_COMMON_H
 
@@ -91,5 +92,53 @@ static inline void rs_done(void)
     printf("DONE\n");
     fflush(stdout);
 }
+
+#ifdef RS_JIT
+#include <cuda.h>
+#include <nvrtc.h>
+#include <string>
+
+#define RS_CU(call) rs_cu_check((call), #call, __FILE__, __LINE__)
+
+static inline void rs_cu_check(CUresult r, const char *what, const char *file, int line)
+{
+    if (r != CUDA_SUCCESS) {
+        const char *msg = nullptr;
+        cuGetErrorString(r, &msg);
+        rs_die("%s:%d: %s failed: %s", file, line, what, msg ? msg : "unknown error");
+    }
+}
+
+// Compiles CUDA C source with NVRTC to PTX for compute_75, with line info, and loads it
+// as a module of the current (primary) context. The source starts with a #line directive
+// naming `line` of `file`, so that reports name the lines of the .cu file that holds the
+// source text. option is one more NVRTC option, or null.
+static inline CUmodule rs_jit_module(const char *src, int line, const char *file, const char *option)
+{
+    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+    std::string text = "#line " + std::to_string(line) + " \"" + base + "\"\n" + src;
+    nvrtcProgram prog;
+    if (nvrtcCreateProgram(&prog, text.c_str(), base, 0, nullptr, nullptr) != NVRTC_SUCCESS)
+        rs_die("nvrtcCreateProgram failed for %s", base);
+    const char *opts[] = {"--gpu-architecture=compute_75", "-lineinfo", option};
+    nvrtcResult r = nvrtcCompileProgram(prog, option ? 3 : 2, opts);
+    if (r != NVRTC_SUCCESS) {
+        size_t n = 0;
+        nvrtcGetProgramLogSize(prog, &n);
+        std::string log(n, '\0');
+        nvrtcGetProgramLog(prog, &log[0]);
+        rs_die("NVRTC could not compile the kernel of %s: %s\n%s", base, nvrtcGetErrorString(r),
+               log.c_str());
+    }
+    size_t n = 0;
+    nvrtcGetPTXSize(prog, &n);
+    std::string ptx(n, '\0');
+    nvrtcGetPTX(prog, &ptx[0]);
+    nvrtcDestroyProgram(&prog);
+    CUmodule mod;
+    RS_CU(cuModuleLoadData(&mod, ptx.c_str()));
+    return mod;
+}
+#endif
 
 #endif
