@@ -20,6 +20,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -245,14 +246,14 @@ def lint_suite(programs):
     return problems
 
 
-def load_programs(selection=None):
+def load_programs(selection=None, suite_dir=SUITE_DIR):
     """Every tests/races/*.cu, or those named (with or without .cu / a directory)."""
-    paths = sorted(SUITE_DIR.glob("*.cu"))
+    paths = sorted(Path(suite_dir).glob("*.cu"))
     if selection:
         wanted = {Path(s).name.removesuffix(".cu") for s in selection}
         unknown = wanted - {p.stem for p in paths}
         if unknown:
-            raise SystemExit(f"race_suite: no such program in {SUITE_DIR}: {', '.join(sorted(unknown))}")
+            raise SystemExit(f"race_suite: no such program in {suite_dir}: {', '.join(sorted(unknown))}")
         paths = [p for p in paths if p.stem in wanted]
     return [parse_program(p.stem, p.read_text(), p.name) for p in paths]
 
@@ -546,22 +547,26 @@ class Run:
 
 
 def run_command(cmd, timeout, log_prefix):
+    """Runs cmd in a process group of its own, so that a timeout ends the program that a
+    launcher (scord, compute-sanitizer) started as well as the launcher."""
     start = time.monotonic()
     try:
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              timeout=timeout, errors="replace")
-    except subprocess.TimeoutExpired as e:
-        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
-        err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
-        Path(log_prefix + ".stdout").write_text(out)
-        Path(log_prefix + ".stderr").write_text(err)
-        return Run(status=f"timeout after {timeout} s", rc=-1, seconds=timeout, stdout=out)
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                errors="replace", start_new_session=True)
     except OSError as e:
         return Run(status=f"could not start: {e}", rc=-1)
-    Path(log_prefix + ".stdout").write_text(proc.stdout)
-    Path(log_prefix + ".stderr").write_text(proc.stderr)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        Path(log_prefix + ".stdout").write_text(out)
+        Path(log_prefix + ".stderr").write_text(err)
+        return Run(status=f"timeout after {timeout:g} s", rc=-1, seconds=timeout, stdout=out)
+    Path(log_prefix + ".stdout").write_text(out)
+    Path(log_prefix + ".stderr").write_text(err)
     seconds = round(time.monotonic() - start, 3)
-    done = proc.stdout.rstrip().endswith("DONE")
+    done = out.rstrip().endswith("DONE")
     if proc.returncode < 0:
         status = f"killed by signal {-proc.returncode}"
     elif proc.returncode:
@@ -570,7 +575,7 @@ def run_command(cmd, timeout, log_prefix):
         status = "no DONE line"
     else:
         status = "ok"
-    return Run(status=status, rc=proc.returncode, seconds=seconds, stdout=proc.stdout, done=done)
+    return Run(status=status, rc=proc.returncode, seconds=seconds, stdout=out, done=done)
 
 
 def capture(cmd):
@@ -695,7 +700,7 @@ def tally(results, tool):
         if tool == "scord":
             t["passed"] += r["status"] == "pass"
         else:
-            t["passed"] += not d["missed"] and not d["false_alarms"]
+            t["passed"] += not d["missed"] and not d["false_alarms"] and "run" not in d
     return t
 
 
@@ -715,7 +720,8 @@ def category_table(cats, tools):
         f" {t}: found / expected | {t}: false alarms | {t}: programs passed |" for t in tools)
     rows = [head, "|" + "---|" * (2 + 3 * len(tools))]
     for c, d in cats.items():
-        row = f"| {c}. {d['name']} | {d['programs']} |"
+        skipped = f" ({d['skipped']} not run)" if d["skipped"] else ""
+        row = f"| {c}. {d['name']} | {d['programs']}{skipped} |"
         for t in tools:
             x = d["tools"][t]
             row += f" {x['found']} / {x['expected']} | {x['false_alarms']} | {x['passed']} / {x['programs']} |"
@@ -748,7 +754,8 @@ def write_markdown(path, env_info, totals, cats, results, tools):
                f"{s['output'] if s else '-'} |")
         if "racecheck" in tools:
             rc = r["tools"].get("racecheck")
-            row += (f" {len(rc['found'])} / {len(rc['missed'])} / {len(rc['false_alarms'])} |" if rc else " - |")
+            cell = f"{len(rc['found'])} / {len(rc['missed'])} / {len(rc['false_alarms'])}" if rc else "-"
+            row += f" {cell}{' (' + rc['run'] + ')' if rc and 'run' in rc else ''} |"
         md.append(row)
     details = []
     for r in results:
@@ -764,14 +771,16 @@ def write_markdown(path, env_info, totals, cats, results, tools):
     Path(path).write_text("\n".join(md) + "\n")
 
 
-def main_run(args):
-    programs = load_programs(args.programs)
+def main_run(args, suite_dir=SUITE_DIR):
+    programs = load_programs(args.programs, suite_dir)
     if not shutil.which(args.scord) and not Path(args.scord).is_file():
         raise SystemExit(f"race_suite: scord not found at {args.scord} (build it with make, or pass --scord)")
     out = Path(args.out)
     logs = out / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     env_info = environment()
+    if args.compute_capability:
+        env_info["compute_capability"] = args.compute_capability
     tools = ["scord"] + (["racecheck"] if args.racecheck else [])
     results = []
     for prog in programs:
@@ -917,6 +926,108 @@ PTX_SAMPLE = """\
 """
 
 
+FAKE_SCORD = """\
+#!/usr/bin/env python3
+# A stand-in for scord: writes the canned report of the program, runs it, and changes
+# the output of the programs named in CHANGE.
+import json, os, subprocess, sys
+REPORTS, CHANGE = json.loads(%r)
+args = sys.argv[1:]
+json_file = args[args.index("--json-file") + 1]
+prog = args[args.index("--print-limit") + 2:]
+name = os.path.basename(prog[0])
+with open(json_file, "w") as f:
+    json.dump(REPORTS.get(name, {"tool": "scord", "races": []}), f)
+p = subprocess.run(prog, stdout=subprocess.PIPE, text=True)
+sys.stdout.write(("changed\\n" if name in CHANGE else "") + p.stdout)
+sys.exit(p.returncode)
+"""
+
+FAKE_SANITIZER = """\
+#!/usr/bin/env python3
+# A stand-in for compute-sanitizer: writes the canned racecheck log, runs the program.
+import json, os, subprocess, sys
+LOGS = json.loads(%r)
+args = sys.argv[1:]
+log = args[args.index("--log-file") + 1]
+prog = args[args.index("--log-file") + 2:]
+with open(log, "w") as f:
+    f.write(LOGS.get(os.path.basename(prog[0]), ""))
+sys.exit(subprocess.run(prog).returncode)
+"""
+
+
+def end_to_end(check):
+    """Runs main_run on a made-up suite with stand-in programs, scord and racecheck."""
+    import contextlib
+    import io
+    import tempfile
+    racy = SELF_TEST_GOOD.replace("// demo_race.cu: a racy demo.", "// shared_demo_race.cu: demo.")
+    sources = {
+        "shared_demo_race": racy,
+        "shared_demo_norace": "// SCORD-CATEGORY: 1\n// SCORD-EXPECT: no race\nrs_done();\n",
+        "global_quiet_norace": "// SCORD-CATEGORY: 2\n// SCORD-EXPECT: no race\nrs_done();\n",
+        "global_slow_norace": "// SCORD-CATEGORY: 2\n// SCORD-EXPECT: no race\nrs_done();\n",
+        "global_new_norace": "// SCORD-CATEGORY: 14\n// SCORD-REQUIRES: sm_999\n"
+                             "// SCORD-EXPECT: no race\nrs_done();\n",
+    }
+    src = "shared_demo_race.cu"
+    reports = {
+        "shared_demo_race": scord_report(
+            ("missing_barrier", "shared", [access(8, "write", src), access(9, "read", src)]),
+            ("atomic_scope", "global", [access(10, "atomic", src, "cta"), access(10, "atomic", src, "cta")])),
+        "global_quiet_norace": scord_report(
+            ("unsynchronized_blocks", "global", [access(3, "write", "global_quiet_norace.cu"),
+                                                 access(3, "write", "global_quiet_norace.cu")])),
+    }
+    logs = {"shared_demo_race": RACECHECK_LOG.replace("demo_race.cu", src)}
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / "suite").mkdir()
+        (root / "build" / "races").mkdir(parents=True)
+        for name, text in sources.items():
+            (root / "suite" / (name + ".cu")).write_text(text)
+            body = "sleep 5\n" if name == "global_slow_norace" else ""
+            exe = root / "build" / "races" / name
+            exe.write_text(f"#!/bin/sh\n{body}echo 'result 42'\necho DONE\n")
+            exe.chmod(0o755)
+        for path, text in (("scord", FAKE_SCORD % json.dumps([reports, ["shared_demo_norace"]])),
+                           ("compute-sanitizer", FAKE_SANITIZER % json.dumps(logs))):
+            (root / path).write_text(text)
+            (root / path).chmod(0o755)
+        args = argparse.Namespace(programs=[], build_dir=str(root / "build"), out=str(root / "out"),
+                                  scord=str(root / "scord"), racecheck=True, timeout=1,
+                                  compute_sanitizer=str(root / "compute-sanitizer"),
+                                  compute_capability="9.0")
+        with contextlib.redirect_stdout(io.StringIO()) as console:
+            rc = main_run(args, root / "suite")
+        check(rc == 1, f"end to end: exit status 1 when a program fails (got {rc})")
+        doc = json.loads((root / "out" / "race_suite.json").read_text())
+        status = {r["name"]: r["status"] for r in doc["programs"]}
+        check(status.get("shared_demo_race", "").startswith("scord missed race C"),
+              f"end to end: the unreported race C is a miss: {status.get('shared_demo_race')}")
+        demo = next(r for r in doc["programs"] if r["name"] == "shared_demo_race")
+        check([f["id"] for f in demo["tools"]["scord"]["found"]] == ["A", "B"]
+              and [f["id"] for f in demo["tools"]["racecheck"]["found"]] == ["A"],
+              f"end to end: races found by scord and racecheck: {demo['tools']}")
+        check("output under scord differs" in status.get("shared_demo_norace", ""),
+              f"end to end: changed output fails a race-free program: {status.get('shared_demo_norace')}")
+        check("false alarm" in status.get("global_quiet_norace", ""),
+              f"end to end: a report on a race-free program is a false alarm: {status.get('global_quiet_norace')}")
+        check("timeout after 1 s" in status.get("global_slow_norace", ""),
+              f"end to end: a run past the timeout is recorded: {status.get('global_slow_norace')}")
+        check(status.get("global_new_norace") == "skipped: needs sm_999",
+              f"end to end: SCORD-REQUIRES skips: {status.get('global_new_norace')}")
+        t = doc["totals"]["scord"]
+        check((t["expected"], t["found"], t["missed"], t["false_alarms"], t["passed"]) == (3, 2, 1, 1, 0),
+              f"end to end: scord totals: {t}")
+        md = (root / "out" / "race_suite.md").read_text()
+        check(md.index("## Totals") < md.index("## Per category") < md.index("## Per program")
+              and "missed race C" in md, "end to end: race_suite.md has totals first, then the tables")
+        check("1. shared memory, barrier epochs" in console.getvalue(),
+              "end to end: the per-category table is printed")
+
+
 def self_test():
     passed = failed = 0
 
@@ -1033,6 +1144,8 @@ def self_test():
     check(requirement_met("sm_90", "9.0") and not requirement_met("sm_90", "8.0")
           and requirement_met("sm_90", "") and requirement_met("", "7.5"), "SCORD-REQUIRES decisions")
 
+    end_to_end(check)
+
     # Every program of the suite: its tags and the suite's rules.
     programs = load_programs()
     check(len(programs) > 0, f"programs found in {SUITE_DIR}")
@@ -1052,6 +1165,8 @@ def main():
     ap.add_argument("--racecheck", action="store_true", help="also run compute-sanitizer racecheck")
     ap.add_argument("--compute-sanitizer", default="compute-sanitizer", help="compute-sanitizer command")
     ap.add_argument("--timeout", type=float, default=120, help="seconds per run (default 120)")
+    ap.add_argument("--compute-capability", help="the GPU's, e.g. 9.0, for SCORD-REQUIRES "
+                    "(default: what nvidia-smi says)")
     ap.add_argument("--check-ptx", action="store_true",
                     help="check the tags against BUILD/races/ptx/*.ptx (make race-suite-ptx); no GPU")
     ap.add_argument("--self-test", action="store_true", help="test the parser and comparisons; no GPU")
