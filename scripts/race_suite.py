@@ -220,13 +220,16 @@ def parse_program(name, text, source=None):
     return prog
 
 
-def lint_suite(programs):
-    """Suite-wide rules: names, twins, category, DONE. Returns {name: [problems]}."""
+def lint_suite(programs, readme=""):
+    """Suite-wide rules: names, twins, category, DONE, a row in the README. Returns
+    {name: [problems]}."""
     problems = {}
     names = {p.name for p in programs}
     for p in programs:
         errs = list(p.errors)
         m = NAME_RE.match(p.name)
+        if m and f"| {p.name[: -len(m.group(3)) - 1]} |" not in readme:
+            errs.append(f"{p.source}: not listed in tests/races/README.md")
         if not m:
             errs.append(f"{p.source}: the name must be <shared|global>_<pattern>_<race|norace>.cu")
         else:
@@ -1149,7 +1152,8 @@ def self_test():
     # Every program of the suite: its tags and the suite's rules.
     programs = load_programs()
     check(len(programs) > 0, f"programs found in {SUITE_DIR}")
-    for name, errs in sorted(lint_suite(programs).items()):
+    readme = (SUITE_DIR / "README.md").read_text() if (SUITE_DIR / "README.md").is_file() else ""
+    for name, errs in sorted(lint_suite(programs, readme).items()):
         check(not errs, f"{name}: " + "; ".join(errs))
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
