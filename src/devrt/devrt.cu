@@ -1,15 +1,46 @@
 /* devrt.cu: the device runtime: block slots, synchronization clocks, shadow lookup,
  * the per-location rules and race records. Compiled to PTX at build time and
- * appended to every instrumented module (kept C-like: no classes, no templates). */
+ * appended to every instrumented module (kept C-like: no classes, no templates).
+ * Design and the reasons behind it: docs/devrt.md. */
 #include <stdint.h>
 
 #include "devrt/devrt_abi.h"
 #include "devrt/devrt_state.h"
+#include "rules/rules.h"
 
-/* The launch descriptor of the module's current launch (set by the host at load). */
-extern "C" __device__ uint64_t __scord_state;
-/* The slot of this block, published by the block's first thread at entry. */
-extern "C" __shared__ uint32_t __scord_slot;
+/* Record causes, numbered as ScCause on the host (ScDevRecord.cause). */
+enum {
+#define SC_CAUSE(id, name, severity, title, reason) DEV_CAUSE_##id,
+#include "report/report_cause.def"
+#undef SC_CAUSE
+};
+
+#define WARP_SIZE 32u
+/* Tries at a free slot bit before the block runs unchecked, and the pause between
+ * them: a bit is busy only while the block that held it is leaving the SM. */
+#define SLOT_TRIES 64
+#define SLOT_PAUSE_NS 256
+/* Entries of the record table looked at before an occurrence counts as dropped. */
+#define RECORD_PROBES 8
+/* Tries at the compare-and-swap of a barrier instance's site word; a word that keeps
+ * changing means threads of the block disagree on barrier counts, which the arrival
+ * masks report anyway. */
+#define SITE_TRIES 4
+#define BARRIER_IDS 16u
+#define SPLIT_GROUP 8u /* uint64_t per split word in the pool: 4 cells, 4 site words */
+/* ScDevBlock.bar_state above the clock's now: every entry of the clock equals now;
+ * the clock was lost (the block's accesses are no longer checked). */
+#define BAR_UNIFORM (1u << 16)
+#define BAR_LOST (1u << 17)
+
+extern "C" {
+/* The launch descriptor of the module's current launch (the host sets it at load). */
+__device__ uint64_t __scord_state;
+/* The slot of this block, published by warp 0 at entry. */
+__shared__ uint32_t __scord_slot;
+}
+
+/* ---- helpers --------------------------------------------------------------- */
 
 static __device__ __forceinline__ ScDevLaunch *launch_desc(void)
 {
@@ -19,6 +50,11 @@ static __device__ __forceinline__ ScDevLaunch *launch_desc(void)
 static __device__ __forceinline__ uint32_t thread_linear(void)
 {
     return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+static __device__ __forceinline__ uint32_t block_threads(void)
+{
+    return blockDim.x * blockDim.y * blockDim.z;
 }
 
 static __device__ __forceinline__ uint32_t block_linear(void)
@@ -33,13 +69,899 @@ static __device__ __forceinline__ uint32_t smid(void)
     return id;
 }
 
-static __device__ __forceinline__ ScDevThread *thread_state(const ScDevLaunch *l)
+static __device__ __forceinline__ uint32_t lowest_lane(uint32_t mask)
 {
-    return (ScDevThread *)l->threads + (size_t)__scord_slot * l->threads_per_block +
-           thread_linear();
+    return (uint32_t)__ffs((int)mask) - 1;
 }
 
-static __device__ __forceinline__ ScDevBlock *block_state(const ScDevLaunch *l)
+/* Coherent loads of words other threads update with atomics: a weak load may be
+ * served from a stale L1 line, and the rules' "unchanged" answer is taken without
+ * a compare-and-swap that would catch that. */
+static __device__ __forceinline__ uint64_t load_gpu64(const uint64_t *p)
 {
-    return (ScDevBlock *)l->blocks + __scord_slot;
+    uint64_t v;
+    asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+static __device__ __forceinline__ uint32_t load_gpu32(const uint32_t *p)
+{
+    uint32_t v;
+    asm volatile("ld.relaxed.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+/* The same for words only the threads of one block use (its slot's state, its
+ * shared-memory shadow): coherence at block scope is enough and may stay in L1. */
+static __device__ __forceinline__ uint64_t load_cta64(const uint64_t *p)
+{
+    uint64_t v;
+    asm volatile("ld.relaxed.cta.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+static __device__ __forceinline__ uint32_t load_cta32(const uint32_t *p)
+{
+    uint32_t v;
+    asm volatile("ld.relaxed.cta.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+/* The launch and this block's slot, or NULL when the runtime is off for this
+ * launch or the block runs unchecked (both the same for every thread of a block). */
+static __device__ __forceinline__ ScDevLaunch *checked_block(uint32_t *slot)
+{
+    ScDevLaunch *l = launch_desc();
+    if (!l || !l->enabled)
+        return 0;
+    *slot = __scord_slot;
+    return *slot == SC_DEV_NO_SLOT ? 0 : l;
+}
+
+static __device__ __forceinline__ ScDevThread *thread_state(const ScDevLaunch *l, uint32_t slot)
+{
+    return (ScDevThread *)l->threads + (size_t)slot * l->threads_per_block + thread_linear();
+}
+
+static __device__ __forceinline__ ScDevBlock *block_state(const ScDevLaunch *l, uint32_t slot)
+{
+    return (ScDevBlock *)l->blocks + slot;
+}
+
+static __device__ __forceinline__ ScRulesWarpClk *warp_clock(const ScDevLaunch *l, uint32_t slot,
+                                                             uint32_t w)
+{
+    uint32_t per_block = (l->threads_per_block + WARP_SIZE - 1) / WARP_SIZE;
+    return (ScRulesWarpClk *)l->warp_clocks + (size_t)slot * per_block + w;
+}
+
+/* The lanes warp w of the block has (a block's last warp may be partial). */
+static __device__ __forceinline__ uint32_t warp_lanes(uint32_t w)
+{
+    uint32_t n = block_threads() - w * WARP_SIZE;
+    return n >= WARP_SIZE ? 0xffffffffu : (1u << n) - 1;
+}
+
+static __device__ __forceinline__ uint32_t block_warps(void)
+{
+    return (block_threads() + WARP_SIZE - 1) / WARP_SIZE;
+}
+
+/* One count per group of lanes in `active`, added by the group's lowest lane. */
+static __device__ __forceinline__ void count_unchecked(ScDevLaunch *l)
+{
+    uint32_t active = __activemask();
+    if (thread_linear() % WARP_SIZE == lowest_lane(active))
+        atomicAdd((unsigned long long *)&l->unchecked_accesses, (unsigned long long)__popc(active));
+}
+
+/* ---- race records ---------------------------------------------------------- */
+
+static __device__ __forceinline__ uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+static __device__ __forceinline__ uint32_t key_site(uint32_t site)
+{
+    return site < SC_DEV_SITE_LIMIT ? site : SC_DEV_SITE_LIMIT;
+}
+
+/* One side of a record. */
+typedef struct RecSide {
+    uint32_t site, info, block, thread;
+} RecSide;
+
+/* Adds one occurrence of a race to the table. The first thread with a new key
+ * claims a free entry by swapping its key 0 -> BUSY, fills it and publishes the
+ * key; a thread finding its key adds an occurrence; an entry still BUSY is passed
+ * by (it may hold the same key: the host folds such twins, as it folds records of
+ * one site pair across launches). Nothing here waits on another thread. */
+static __device__ void record_race(ScDevLaunch *l, uint32_t cause, uint64_t addr, const RecSide *cur,
+                                   const RecSide *prev)
+{
+    ScDevRecord *table = (ScDevRecord *)l->records;
+    uint32_t cap = l->records_cap;
+    bool exact = (cur->site < SC_DEV_SITE_LIMIT || cur->site == SC_DEV_SITE_NONE) &&
+                 (prev->site < SC_DEV_SITE_LIMIT || prev->site == SC_DEV_SITE_NONE);
+    if (!table || cap == 0 || !exact) {
+        /* No table, or a site the key cannot hold: never fold it into another race. */
+        atomicAdd(&l->records_used, 1u);
+        return;
+    }
+    uint32_t a = key_site(cur->site), b = key_site(prev->site);
+    uint64_t key = SC_DEV_KEY(cause, a < b ? a : b, a < b ? b : a);
+    uint64_t h = mix64(key);
+    for (uint32_t probe = 0; probe < RECORD_PROBES; probe++) {
+        ScDevRecord *r = &table[(h + probe) % cap];
+        unsigned long long *kp = (unsigned long long *)&r->key;
+        uint64_t k = load_gpu64(&r->key);
+        if (k == 0) {
+            k = atomicCAS(kp, 0ull, (unsigned long long)SC_DEV_KEY_BUSY);
+            if (k == 0) {
+                r->addr = addr;
+                r->cause = cause;
+                r->cur_site = cur->site;
+                r->prev_site = prev->site;
+                r->cur_info = cur->info;
+                r->prev_info = prev->info;
+                r->cur_block = cur->block;
+                r->cur_thread = cur->thread;
+                r->prev_block = prev->block;
+                r->prev_thread = prev->thread;
+                atomicAdd(&r->occurrences, 1u);
+                atomicAdd(&l->records_used, 1u);
+                __threadfence();
+                atomicExch(kp, (unsigned long long)key);
+                return;
+            }
+        }
+        if (k == key) {
+            atomicAdd(&r->occurrences, 1u);
+            return;
+        }
+    }
+    atomicAdd(&l->records_used, 1u);
+}
+
+/* ---- block entry and exit -------------------------------------------------- */
+
+/* A free slot bit of this SM, or SC_DEV_NO_SLOT after SLOT_TRIES tries. */
+static __device__ uint32_t take_slot(ScDevLaunch *l, uint32_t *sm_out, uint32_t *bit_out)
+{
+    uint32_t sm = smid(), per_sm = l->slots_per_sm;
+    if (sm >= l->sm_ids || per_sm == 0 || per_sm > 32 || block_threads() > l->threads_per_block)
+        return SC_DEV_NO_SLOT;
+    uint32_t *word = (uint32_t *)l->slot_bitmap + sm;
+    uint32_t all = per_sm == 32 ? 0xffffffffu : (1u << per_sm) - 1;
+    for (int tries = 0; tries < SLOT_TRIES; tries++) {
+        uint32_t free = ~load_gpu32(word) & all;
+        if (!free) {
+            __nanosleep(SLOT_PAUSE_NS);
+            continue;
+        }
+        uint32_t bit = lowest_lane(free);
+        if (!(atomicOr(word, 1u << bit) & (1u << bit))) {
+            /* Acquire: the previous holder's writes to the slot are done. */
+            __threadfence();
+            *sm_out = sm;
+            *bit_out = bit;
+            return sm * per_sm + bit;
+        }
+    }
+    return SC_DEV_NO_SLOT;
+}
+
+/* Warp 0 takes the slot and clears it: the block's state, the warp clocks' counters,
+ * and the shared-memory shadow a previous block of this slot left (a new block's
+ * shared memory holds no history). All before the one barrier of the prologue, so no
+ * thread of the block can touch the shadow before it is clear. */
+static __device__ void open_slot(ScDevLaunch *l)
+{
+    uint32_t lane = thread_linear(), lanes = warp_lanes(0);
+    uint32_t slot = SC_DEV_NO_SLOT, sm = 0, bit = 0;
+    if (lane == 0)
+        slot = take_slot(l, &sm, &bit);
+    /* Every lane of warp 0 is here (nothing before the prologue can diverge), so the
+     * full mask of its lanes is exact. */
+    slot = __shfl_sync(lanes, slot, 0);
+    if (slot == SC_DEV_NO_SLOT) {
+        if (lane == 0) {
+            __scord_slot = SC_DEV_NO_SLOT;
+            atomicAdd(&l->unchecked_blocks, 1u);
+        }
+        return;
+    }
+    ScDevBlock *b = block_state(l, slot);
+    uint64_t *shadow = (uint64_t *)l->shared_shadow + (size_t)slot * 2 * l->shared_words;
+    for (uint32_t i = lane; i < 2 * l->shared_words; i += WARP_SIZE)
+        shadow[i] = 0;
+    b->exited_lanes[lane] = 0;
+    b->bar_arrived[0][lane] = 0;
+    b->bar_arrived[1][lane] = 0;
+    if (lane < BARRIER_IDS) {
+        b->named_count[lane] = 0;
+        b->named_warps[lane] = 0;
+    }
+    if (lane < block_warps())
+        *(uint32_t *)warp_clock(l, slot, lane) = 0; /* now and floor */
+    if (lane == 0) {
+        b->live_threads = block_threads();
+        b->slot_bit = bit;
+        b->sm = sm;
+        b->divergent = 0;
+        b->bar_site[0] = 0;
+        b->bar_site[1] = 0;
+        b->bar_state = BAR_UNIFORM;
+        b->clk_busy = 0;
+        b->bar_count = block_threads() << 16;
+        b->clk.now = 0;
+        __scord_slot = slot;
+    }
+}
+
+extern "C" __device__ void __scord_entry(uint32_t kernel)
+{
+    ScDevLaunch *l = launch_desc();
+    /* The same answer for every thread, so the barrier below is uniform. */
+    if (!l || !l->enabled)
+        return;
+    if (thread_linear() < WARP_SIZE)
+        open_slot(l);
+    __syncthreads();
+    uint32_t slot = __scord_slot;
+    if (slot == SC_DEV_NO_SLOT)
+        return;
+    ScDevThread *th = thread_state(l, slot);
+    th->bar_epoch = 0;
+    th->warp_epoch = SC_DEV_ROW_STALE;
+}
+
+/* ---- the block clock ------------------------------------------------------- */
+
+/* Warps with a lane that has not exited. */
+static __device__ uint32_t live_warps(const ScDevBlock *b)
+{
+    uint32_t warps = 0, n = block_warps();
+    for (uint32_t w = 0; w < n; w++)
+        if (warp_lanes(w) & ~load_gpu32(&b->exited_lanes[w]))
+            warps |= 1u << w;
+    return warps;
+}
+
+/* A barrier instance completed with `warps` taking part. Run by the one thread that
+ * completed it, while every other participant waits in the barrier, so the block
+ * clock has one writer. The cheap form (every entry equal, only now moves) lasts
+ * while all of the block's warps take part in every instance. One copy for its three
+ * callers: the rules' clock update is long. */
+extern "C" __device__ __noinline__ void __scord_complete_barrier(ScDevBlock *b, uint32_t warps)
+{
+    if (atomicExch(&b->clk_busy, 1u)) {
+        /* Two partial barriers completing at once would both write the clock: give the
+         * block's checking up rather than trust a clock that may have gone wrong. */
+        atomicOr(&b->bar_state, BAR_LOST);
+        return;
+    }
+    uint32_t all = block_warps() == 32 ? 0xffffffffu : (1u << block_warps()) - 1;
+    uint32_t state = load_cta32(&b->bar_state), next;
+    if ((state & BAR_UNIFORM) && warps == all) {
+        b->clk.now = (uint16_t)sc_rules_ctr_next(state & 0xffffu, SC_RULES_BAR_MOD);
+        next = b->clk.now | BAR_UNIFORM;
+    } else {
+        if (state & BAR_UNIFORM) {
+            /* Rows first: a reader that sees the flag cleared must find them. */
+            sc_rules_block_clk_init(&b->clk, state & 0xffffu);
+            __threadfence_block();
+        }
+        sc_rules_block_barrier(&b->clk, warps);
+        __threadfence_block();
+        next = b->clk.now;
+    }
+    for (;;) {
+        uint32_t seen = atomicCAS(&b->bar_state, state, next | (state & BAR_LOST));
+        if (seen == state)
+            break;
+        state = seen;
+    }
+    atomicExch(&b->clk_busy, 0u);
+}
+
+/* ---- exit ------------------------------------------------------------------ */
+
+extern "C" __device__ void __scord_exit(void)
+{
+    uint32_t slot;
+    ScDevLaunch *l = checked_block(&slot);
+    if (!l)
+        return;
+    ScDevBlock *b = block_state(l, slot);
+    uint32_t t = thread_linear();
+    /* Release this thread's runtime writes before the slot can change hands, and
+     * make the exited bit visible before the thread is gone: a barrier the block's
+     * other threads pass after this exit reads it. */
+    __threadfence();
+    atomicOr(&b->exited_lanes[t / WARP_SIZE], 1u << (t % WARP_SIZE));
+    __threadfence();
+    /* A full barrier waits for the threads that have not exited: if all the others
+     * wait there already, this exit completes it. */
+    uint32_t old = atomicSub(&b->bar_count, 1u << 16);
+    uint32_t live = (old >> 16) - 1, arrived = old & 0xffffu;
+    if (arrived > 0 && arrived == live) {
+        __scord_complete_barrier(b, live_warps(b));
+        atomicAnd(&b->bar_count, ~0xffffu);
+        __threadfence();
+    }
+    if (atomicSub(&b->live_threads, 1u) == 1u) {
+        __threadfence();
+        atomicAnd((uint32_t *)l->slot_bitmap + b->sm, ~(1u << b->slot_bit));
+    }
+}
+
+/* ---- barriers ---------------------------------------------------------------- */
+
+/* Barriers that wait for the whole block (no count, or a count that covers it). */
+static __device__ __forceinline__ bool block_wide(uint32_t count)
+{
+    return count == SC_ABI_ALL_THREADS || count >= block_threads();
+}
+
+static __device__ void record_divergence(ScDevLaunch *l, ScDevBlock *b, uint32_t site,
+                                         uint32_t other_site, uint32_t other_thread)
+{
+    if (atomicExch(&b->divergent, 1u) != 0)
+        return;
+    RecSide cur = {site, SC_DEV_INFO_BARRIER, block_linear(), thread_linear()};
+    RecSide prev = {other_site,
+                    other_site == SC_DEV_SITE_NONE ? SC_DEV_INFO_ABSENT : SC_DEV_INFO_BARRIER,
+                    block_linear(), other_thread};
+    record_race(l, DEV_CAUSE_BARRIER_DIVERGENCE, 0, &cur, &prev);
+}
+
+/* The first arrival at full barrier instance n names the instance's site; a later
+ * arrival at another site means two barriers met in one instance. The word of
+ * parity n & 1 is reused by instance n + 2, told apart by the tag n & 3: no thread
+ * arrives at n + 2 before every thread has arrived at n + 1, hence passed n. */
+static __device__ void check_site(ScDevLaunch *l, ScDevBlock *b, uint32_t n, uint32_t site,
+                                  uint32_t thread)
+{
+    if (site >= (1u << 30) - 1)
+        return;
+    uint32_t *word = &b->bar_site[n & 1];
+    uint32_t tag = (n & 3u) << 30, mine = tag | (site + 1);
+    uint32_t cur = load_gpu32(word);
+    for (int tries = 0; (cur == 0 || (cur & 0xc0000000u) != tag) && tries < SITE_TRIES; tries++) {
+        uint32_t seen = atomicCAS(word, cur, mine);
+        if (seen == cur) {
+            b->bar_first[n & 1] = thread;
+            return;
+        }
+        cur = seen;
+    }
+    if ((cur & 0xc0000000u) == tag && cur != mine)
+        record_divergence(l, b, site, (cur & 0x3fffffffu) - 1, load_gpu32(&b->bar_first[n & 1]));
+}
+
+/* Adds lanes to the arrival mask of full barrier instance n of their warp. */
+static __device__ void add_arrivals(ScDevBlock *b, uint32_t n, uint32_t w, uint32_t lanes)
+{
+    unsigned long long *word = (unsigned long long *)&b->bar_arrived[n & 1][w];
+    uint64_t cur = load_gpu64((const uint64_t *)word);
+    for (;;) {
+        uint64_t want = (uint64_t)n << 32 | lanes;
+        if ((uint32_t)(cur >> 32) == n)
+            want |= cur;
+        uint64_t seen = atomicCAS(word, cur, want);
+        if (seen == cur)
+            return;
+        cur = seen;
+    }
+}
+
+/* The arrival of a group of lanes (one warp, one barrier, one instance) at a barrier
+ * with fewer threads than the block. Its participants are the warps that arrive;
+ * the group that brings the count to `count` completes the instance while the
+ * others wait (a bar.arrive group does not wait, see docs/devrt.md). */
+static __device__ void arrive_named(ScDevBlock *b, uint32_t id, uint32_t count, uint32_t w,
+                                    uint32_t lanes)
+{
+    if (id >= BARRIER_IDS || count == 0)
+        return;
+    atomicOr(&b->named_warps[id], 1u << w);
+    uint32_t k = (uint32_t)__popc(lanes);
+    uint32_t old = atomicAdd(&b->named_count[id], k);
+    if (old < count && old + k >= count) {
+        uint32_t warps = atomicExch(&b->named_warps[id], 0u);
+        __scord_complete_barrier(b, warps);
+        atomicSub(&b->named_count[id], count);
+        __threadfence_block();
+    }
+}
+
+extern "C" __device__ void __scord_bar_arrive(uint32_t site, uint32_t id, uint32_t count)
+{
+    uint32_t slot;
+    ScDevLaunch *l = checked_block(&slot);
+    if (!l)
+        return;
+    ScDevThread *th = thread_state(l, slot);
+    ScDevBlock *b = block_state(l, slot);
+    uint32_t t = thread_linear(), w = t / WARP_SIZE;
+    bool full = block_wide(count);
+    uint32_t n = full ? th->bar_epoch : 0;
+    /* The instance number moves at arrival: this thread makes no access before it
+     * passes, and a bar.arrive (which has no pass call) still takes its place. */
+    if (full)
+        th->bar_epoch = n + 1;
+    /* One lane per group of lanes at the same barrier, instance and site does the
+     * shared bookkeeping (lanes from different call sites may run this code together). */
+    uint32_t peers = __match_any_sync(__activemask(), (uint64_t)(full ? n : id) << 32 | site);
+    if (t % WARP_SIZE != lowest_lane(peers))
+        return;
+    if (!full) {
+        arrive_named(b, id, count, w, peers);
+        return;
+    }
+    check_site(l, b, n, site, t);
+    add_arrivals(b, n, w, peers);
+    uint32_t k = (uint32_t)__popc(peers);
+    uint32_t old = atomicAdd(&b->bar_count, k);
+    if ((old & 0xffffu) + k == old >> 16) {
+        /* Every thread that has not exited is here: this group completes the instance
+         * (the others wait in the barrier) and opens the next. */
+        __scord_complete_barrier(b, live_warps(b));
+        atomicAnd(&b->bar_count, ~0xffffu);
+        __threadfence_block();
+    }
+}
+
+/* After a full barrier every non-exited thread of the block has arrived (barriers
+ * count threads on sm_70+), so a lane of this warp that neither arrived at this
+ * instance nor exited counted barriers differently: divergence. */
+extern "C" __device__ void __scord_bar_pass(uint32_t site, uint32_t id, uint32_t count)
+{
+    uint32_t slot;
+    ScDevLaunch *l = checked_block(&slot);
+    if (!l || !block_wide(count))
+        return;
+    ScDevThread *th = thread_state(l, slot);
+    ScDevBlock *b = block_state(l, slot);
+    uint32_t n = th->bar_epoch - 1, w = thread_linear() / WARP_SIZE;
+    uint64_t arrived = load_gpu64(&b->bar_arrived[n & 1][w]);
+    uint32_t got = (uint32_t)(arrived >> 32) == n ? (uint32_t)arrived : 0;
+    uint32_t missing = warp_lanes(w) & ~got & ~load_gpu32(&b->exited_lanes[w]);
+    if (missing)
+        record_divergence(l, b, site, SC_DEV_SITE_NONE, w * WARP_SIZE + lowest_lane(missing));
+}
+
+/* ---- the warp clock ---------------------------------------------------------- */
+
+/* The warp clock's now (bits 0..15) and floor (16..31), read or swapped as one word. */
+static __device__ __forceinline__ uint32_t *warp_now_floor(ScRulesWarpClk *c)
+{
+    return (uint32_t *)&c->now;
+}
+
+/* A lane's row of its warp clock is stale (reads as the floor everywhere) until the
+ * lane takes part in a partial __syncwarp, or reads it for an access while a partial
+ * one has happened since the last full one; then the lane writes it out. */
+static __device__ void materialize_row(ScRulesWarpClk *c, ScDevThread *th, uint32_t lane,
+                                       uint32_t floor)
+{
+    if (th->warp_epoch != SC_DEV_ROW_STALE)
+        return;
+    for (uint32_t m = 0; m < WARP_SIZE; m++)
+        c->seen[lane][m] = (uint16_t)floor;
+    __threadfence_block();
+    th->warp_epoch = 0;
+}
+
+/* Each lane of a __syncwarp instance writes its own row of the warp clock, the
+ * rules' join over the participants' rows (sc_rules_warp_sync, one row at a time):
+ * no lane waits for another. Reading a participant's row while that lane rewrites it
+ * with the same join gives the same result, since the join only grows. */
+extern "C" __device__ void __scord_syncwarp(uint32_t site, uint32_t mask)
+{
+    uint32_t slot;
+    ScDevLaunch *l = checked_block(&slot);
+    if (!l)
+        return;
+    uint32_t t = thread_linear(), w = t / WARP_SIZE, lane = t % WARP_SIZE;
+    ScDevBlock *b = block_state(l, slot);
+    ScDevThread *th = thread_state(l, slot);
+    ScRulesWarpClk *c = warp_clock(l, slot, w);
+    /* Lanes the warp does not have, or that have exited, count as present. */
+    uint32_t absent = ~warp_lanes(w) | load_cta32(&b->exited_lanes[w]);
+    bool wide = (mask | absent) == 0xffffffffu;
+    uint32_t peers = __match_any_sync(__activemask(), mask);
+    uint32_t leader = lowest_lane(peers);
+    uint32_t nf = 0;
+    if (lane == leader) {
+        /* One new instance number for the group (now, and floor for a full mask). */
+        uint32_t *word = warp_now_floor(c);
+        uint32_t cur = load_cta32(word);
+        for (;;) {
+            uint32_t seq = sc_rules_ctr_next(cur & 0xffffu, SC_RULES_SYNC_MOD);
+            nf = seq | (wide ? seq : cur >> 16) << 16;
+            uint32_t seen = atomicCAS(word, cur, nf);
+            if (seen == cur)
+                break;
+            cur = seen;
+        }
+    }
+    nf = __shfl_sync(peers, nf, leader);
+    if (wide) {
+        /* Every entry of every row is now the floor: no row needs to be read. */
+        th->warp_epoch = SC_DEV_ROW_STALE;
+        return;
+    }
+    uint32_t seq = nf & 0xffffu, floor = nf >> 16;
+    materialize_row(c, th, lane, floor);
+    /* The participants whose rows hold more than the floor. */
+    const ScDevThread *lanes_state = th - lane;
+    uint32_t rows = 0, others = mask & ~absent & ~(1u << lane);
+    for (uint32_t p = 0; p < WARP_SIZE; p++)
+        if (((others >> p) & 1u) && load_cta32(&lanes_state[p].warp_epoch) != SC_DEV_ROW_STALE)
+            rows |= 1u << p;
+    rows |= 1u << lane;
+    __threadfence_block(); /* acquire: a row flagged explicit is written */
+    uint16_t row[WARP_SIZE];
+    for (uint32_t m = 0; m < WARP_SIZE; m++) {
+        uint32_t best = floor;
+        for (uint32_t r = (mask >> m) & 1u ? 0u : rows; r; r &= r - 1) {
+            uint32_t x = c->seen[lowest_lane(r)][m];
+            if (sc_rules_newer(seq, x, best, SC_RULES_SYNC_MOD))
+                best = x;
+        }
+        row[m] = (uint16_t)((mask >> m) & 1u ? seq : best);
+    }
+    for (uint32_t m = 0; m < WARP_SIZE; m++)
+        c->seen[lane][m] = row[m];
+    __threadfence_block();
+}
+
+/* ---- accesses ---------------------------------------------------------------- */
+
+/* The rules' class of an access, -1 for an info the ABI does not define. */
+static __device__ __forceinline__ int access_class(uint32_t kind, uint32_t sem)
+{
+    bool strong = sem != SC_ABI_SEM_WEAK && sem != 0;
+    if (kind == SC_ABI_KIND_READ)
+        return strong ? SC_RULES_CLS_SREAD : SC_RULES_CLS_READ;
+    if (kind == SC_ABI_KIND_WRITE)
+        return strong ? SC_RULES_CLS_SWRITE : SC_RULES_CLS_WRITE;
+    if (kind == SC_ABI_KIND_RMW || kind == SC_ABI_KIND_RED)
+        return SC_RULES_CLS_ATOMIC;
+    return -1;
+}
+
+static __device__ __forceinline__ uint8_t access_scope(int cls, uint32_t scope)
+{
+    if (cls == SC_RULES_CLS_READ || cls == SC_RULES_CLS_WRITE)
+        return SC_RULES_SCOPE_NONE;
+    if (scope == SC_ABI_SCOPE_CTA)
+        return SC_RULES_SCOPE_CTA;
+    if (scope == SC_ABI_SCOPE_CLUSTER)
+        return SC_RULES_SCOPE_CLUSTER;
+    if (scope == SC_ABI_SCOPE_SYS)
+        return SC_RULES_SCOPE_SYS;
+    return SC_RULES_SCOPE_GPU; /* gpu, and the ISA's default for atomics */
+}
+
+/* The report's cause for a rules cause, -1 for none. */
+static __device__ __forceinline__ int report_cause(ScRulesCause cause)
+{
+    switch (cause) {
+    case SC_RULES_CAUSE_NONE:
+        return -1;
+    case SC_RULES_CAUSE_MISSING_BARRIER:
+        return DEV_CAUSE_MISSING_BARRIER;
+    case SC_RULES_CAUSE_MISSING_SYNCWARP:
+        return DEV_CAUSE_MISSING_SYNCWARP;
+    case SC_RULES_CAUSE_UNSYNCHRONIZED_BLOCKS:
+        return DEV_CAUSE_UNSYNCHRONIZED_BLOCKS;
+    case SC_RULES_CAUSE_ATOMIC_VS_PLAIN:
+        return DEV_CAUSE_ATOMIC_VS_PLAIN;
+    case SC_RULES_CAUSE_ATOMIC_SCOPE:
+        return DEV_CAUSE_ATOMIC_SCOPE;
+    case SC_RULES_CAUSE_STRONG_VS_RMW:
+        return DEV_CAUSE_STRONG_VS_RMW;
+    }
+    return -1;
+}
+
+/* The shadow word of a global address, NULL when no tracked allocation covers it.
+ * The directory and the chunk tables are the host's, fixed during a launch; the
+ * launch marks each chunk it uses so that the host clears that shadow afterwards. */
+static __device__ __forceinline__ uint64_t *global_shadow(const ScDevLaunch *l, uint64_t addr)
+{
+    if (addr >> (SC_SHADOW_DIR_SHIFT + SC_SHADOW_DIR_BITS))
+        return 0;
+    uint64_t table = __ldg((const unsigned long long *)l->shadow_dir + (addr >> SC_SHADOW_DIR_SHIFT));
+    if (!table)
+        return 0;
+    uint64_t *entry = (uint64_t *)table +
+                      ((addr >> SC_SHADOW_CHUNK_SHIFT) & ((1u << SC_SHADOW_CHUNK_BITS) - 1));
+    /* A plain load: a stale copy only costs one more atomicOr. */
+    uint64_t chunk = *entry;
+    if (!chunk)
+        return 0;
+    if (!(chunk & SC_SHADOW_DIRTY))
+        atomicOr((unsigned long long *)entry, (unsigned long long)SC_SHADOW_DIRTY);
+    return (uint64_t *)(chunk & ~SC_SHADOW_DIRTY) + ((addr & (SC_SHADOW_CHUNK_BYTES - 1)) >> 2);
+}
+
+/* What every check of one access shares. */
+typedef struct Access {
+    ScDevLaunch *l;
+    ScRulesAccess rules;
+    RecSide cur;       /* site, info with the space resolved, block, thread */
+    bool shared;
+    uint64_t base;     /* shared window offset or global address of the word's byte 0 */
+} Access;
+
+/* Reports a race or warning the rules found against the recorded history `old` of a
+ * word or cell, whose site word was `site_word` before this access replaced it. */
+static __device__ void report(const Access *a, const ScRulesVerdict *v, uint64_t old,
+                              uint64_t site_word)
+{
+    int cause = report_cause((ScRulesCause)v->cause);
+    if (cause < 0)
+        return;
+    RecSide prev = {SC_DEV_SITE_NONE, 0, sc_rules_site_blk(site_word, old), v->prev_tid};
+    if (site_word) {
+        prev.site = sc_rules_site_id(site_word);
+        prev.info = sc_rules_site_info(site_word);
+    }
+    uint64_t addr = a->base + (uint32_t)(__ffs(a->rules.mask) - 1);
+    record_race(a->l, (uint32_t)cause, addr, &a->cur, &prev);
+}
+
+static __device__ __forceinline__ uint64_t load_shadow(const Access *a, const uint64_t *p)
+{
+    return a->shared ? load_cta64(p) : load_gpu64(p);
+}
+
+/* After a successful swap: the site word names this access, the report what it met. */
+static __device__ void finish(const Access *a, const ScRulesVerdict *v, uint64_t old,
+                              uint64_t *site_word)
+{
+    uint64_t prev = load_shadow(a, site_word);
+    *site_word = sc_rules_site_pack(a->cur.site, a->cur.info, a->rules.blk);
+    if (v->result == SC_RULES_RACE || v->result == SC_RULES_WARN)
+        report(a, v, old, prev);
+}
+
+/* The byte cells of a split word: each byte of the access is decided on its own. */
+static __device__ void check_cells(const Access *a, uint64_t marker)
+{
+    uint64_t idx = sc_rules_split_index(marker);
+    if (idx >= a->l->split_cap) {
+        count_unchecked(a->l);
+        return;
+    }
+    /* Acquire: the splitter filled the cells before it swapped the marker in. */
+    __threadfence();
+    uint64_t *cells = (uint64_t *)a->l->split_pool + idx * SPLIT_GROUP;
+    for (uint32_t bytes = a->rules.mask; bytes; bytes &= bytes - 1) {
+        uint32_t byte = lowest_lane(bytes);
+        unsigned long long *cell = (unsigned long long *)&cells[byte];
+        ScRulesVerdict v;
+        uint64_t old = load_shadow(a, (const uint64_t *)cell), next;
+        for (;;) {
+            int r = sc_rules_access_cell(old, &a->rules, &next, &v);
+            if (r == SC_RULES_UNCHANGED)
+                break;
+            uint64_t seen = atomicCAS(cell, old, next);
+            if (seen == old) {
+                finish(a, &v, old, &cells[4 + byte]);
+                break;
+            }
+            old = seen;
+        }
+    }
+}
+
+/* Splits a word whose bytes need histories of their own: four cells from the pool,
+ * filled from the word, swapped in as a marker. Returns what the word holds after the
+ * attempt (the marker, or what another thread put there first); 0 when the pool is
+ * empty, the access then counted unchecked. */
+static __device__ uint64_t split_word(const Access *a, uint64_t *word, const uint64_t *site_word,
+                                      uint64_t old)
+{
+    uint32_t idx = atomicAdd(&a->l->split_used, 1u);
+    if (idx >= a->l->split_cap) {
+        count_unchecked(a->l);
+        return 0;
+    }
+    uint64_t *cells = (uint64_t *)a->l->split_pool + (uint64_t)idx * SPLIT_GROUP;
+    uint64_t site = load_shadow(a, site_word);
+    for (uint32_t byte = 0; byte < 4; byte++) {
+        cells[byte] = sc_rules_split_cell(old, byte);
+        cells[4 + byte] = site;
+    }
+    __threadfence();
+    uint64_t marker = sc_rules_split_word(idx);
+    uint64_t seen = atomicCAS((unsigned long long *)word, old, marker);
+    return seen == old ? marker : seen;
+}
+
+/* One shadow word: the rules' loop (load, decide, swap, retry on a change). Not
+ * inlined: the rules need many registers, and a kernel's register count is the most
+ * any point of its call tree needs; kept apart, the rest of the access path does not
+ * add its own live values to that peak (109 -> 78 registers on sm_90). */
+extern "C" __device__ __noinline__ void __scord_check_word(uint64_t access, uint64_t *word,
+                                                          uint64_t *site_word)
+{
+    /* The Access travels as an integer: a pointer to the caller's stack would make
+     * nvcc keep a second, specialized copy of this function. */
+    const Access *a = (const Access *)access;
+    ScRulesVerdict v;
+    uint64_t old = load_shadow(a, word), next;
+    for (;;) {
+        int r = sc_rules_access(old, &a->rules, &next, &v);
+        if (r == SC_RULES_UNCHANGED)
+            return;
+        if (r == SC_RULES_SPLIT) {
+            if (!sc_rules_is_split(old)) {
+                old = split_word(a, word, site_word, old);
+                if (!old)
+                    return;
+            }
+            if (sc_rules_is_split(old)) {
+                check_cells(a, old);
+                return;
+            }
+            continue; /* another thread changed the word first: decide again */
+        }
+        uint64_t seen = atomicCAS((unsigned long long *)word, old, next);
+        if (seen == old) {
+            finish(a, &v, old, site_word);
+            return;
+        }
+        old = seen;
+    }
+}
+
+/* Several lanes of one weak store instruction on one address: a race when they store
+ * different values, benign when the same; either way the lowest lane alone goes on
+ * to the shadow (false for the others). Strong stores are morally strong with each
+ * other within a warp, so they go to the rules one by one. Only lanes of this call's branch are in
+ * __activemask(), and each match below is made by exactly the lanes it names. */
+static __device__ bool store_lanes(const Access *a, uint64_t addr, uint64_t value)
+{
+    uint32_t lane = a->cur.thread % WARP_SIZE;
+    uint32_t same_addr = __match_any_sync(__activemask(), addr);
+    if (same_addr == 1u << lane)
+        return true;
+    uint32_t group = __match_any_sync(same_addr, a->cur.site);
+    if (group == 1u << lane)
+        return true;
+    uint32_t same_value = __match_any_sync(group, value);
+    if (lane != lowest_lane(group))
+        return false;
+    uint32_t differ = group & ~same_value;
+    uint32_t other = lowest_lane(differ ? differ : group & ~(1u << lane));
+    RecSide prev = a->cur;
+    prev.thread = a->cur.thread - lane + other;
+    uint64_t at = a->shared ? (uint64_t)__cvta_generic_to_shared((const void *)addr) : addr;
+    record_race(a->l, differ ? DEV_CAUSE_SAME_STORE_LANES : DEV_CAUSE_SAME_STORE_LANES_BENIGN, at,
+                &a->cur, &prev);
+    return true;
+}
+
+/* The thread's clocks as the rules read them; false when the block's clock was lost.
+ * A barrier's clock update is done before the barrier completes and a __syncwarp's
+ * lanes write their own rows, so what this thread reads is what it synchronized with. */
+static __device__ bool read_clocks(ScRulesAccess *r, const ScDevLaunch *l, uint32_t slot)
+{
+    ScDevBlock *b = block_state(l, slot);
+    uint32_t w = r->tid / WARP_SIZE, lane = r->tid % WARP_SIZE;
+    uint32_t bs = load_cta32(&b->bar_state);
+    if (bs & BAR_LOST)
+        return false;
+    r->bar_now = (uint16_t)bs;
+    r->bar_own = (uint16_t)bs;
+    r->bar_seen = 0;
+    if (!(bs & BAR_UNIFORM)) {
+        __threadfence_block(); /* acquire: rows are written before the flag clears */
+        r->bar_own = b->clk.own[w];
+        r->bar_seen = b->clk.seen[w];
+    }
+    ScRulesWarpClk *c = warp_clock(l, slot, w);
+    uint32_t nf = load_cta32(warp_now_floor(c));
+    r->sync_now = (uint16_t)nf;
+    r->sync_floor = (uint16_t)(nf >> 16);
+    r->sync_seen = 0;
+    if (r->sync_now != r->sync_floor) {
+        materialize_row(c, thread_state(l, slot), lane, nf >> 16);
+        r->sync_seen = c->seen[lane];
+    }
+    return true;
+}
+
+extern "C" __device__ void __scord_access(uint64_t addr, uint32_t info, uint32_t site,
+                                          uint64_t value)
+{
+    uint32_t slot;
+    ScDevLaunch *l = checked_block(&slot);
+    if (!l)
+        return;
+    uint32_t size = SC_ABI_INFO_SIZE(info), kind = SC_ABI_INFO_KIND(info);
+    uint32_t space = SC_ABI_INFO_SPACE(info);
+    int cls = access_class(kind, SC_ABI_INFO_SEM(info));
+    if (space == SC_ABI_SPACE_GENERIC) {
+        /* Local, const and param addresses: thread-private or read-only. */
+        if (__isShared((const void *)addr))
+            space = SC_ABI_SPACE_SHARED;
+        else if (__isGlobal((const void *)addr))
+            space = SC_ABI_SPACE_GLOBAL;
+        else
+            return;
+    }
+    Access a;
+    a.l = l;
+    a.shared = space == SC_ABI_SPACE_SHARED;
+    uint64_t *words;
+    size_t site_stride;
+    if (cls < 0 || size == 0 || (!a.shared && space != SC_ABI_SPACE_GLOBAL)) {
+        /* shared::cluster (another block's shared memory) is not modeled yet. */
+        count_unchecked(l);
+        return;
+    }
+    if (a.shared) {
+        uint32_t off = (uint32_t)__cvta_generic_to_shared((const void *)addr);
+        if ((uint64_t)off + size > (uint64_t)l->shared_words * 4) {
+            count_unchecked(l);
+            return;
+        }
+        site_stride = l->shared_words;
+        words = (uint64_t *)l->shared_shadow + (size_t)slot * 2 * site_stride + off / 4;
+        a.base = off & ~3u;
+    } else {
+        words = global_shadow(l, addr);
+        if (!words) {
+            count_unchecked(l);
+            return;
+        }
+        site_stride = SC_SHADOW_WORDS_PER_CHUNK;
+        a.base = addr & ~(uint64_t)3;
+    }
+    a.cur.site = site;
+    a.cur.info = (info & ~(7u << 18)) | space << 18;
+    a.cur.block = block_linear();
+    a.cur.thread = thread_linear();
+    if (cls == SC_RULES_CLS_WRITE && !store_lanes(&a, addr, value))
+        return;
+    a.rules.cls = (uint8_t)cls;
+    a.rules.scope = access_scope(cls, SC_ABI_INFO_SCOPE(info));
+    a.rules.blk = a.cur.block;
+    a.rules.tid = a.cur.thread;
+    if (!read_clocks(&a.rules, l, slot)) {
+        count_unchecked(l);
+        return;
+    }
+    /* Byte k of the access lies in word (addr % 4 + k) / 4 of it. */
+    uint32_t first = (uint32_t)(addr & 3), end = first + size;
+    for (uint32_t lo = first; lo < end; lo = (lo | 3u) + 1) {
+        uint32_t k = lo / 4, hi = end - 4 * k < 4 ? end - 4 * k : 4;
+        a.rules.mask = (uint8_t)((1u << hi) - (1u << (lo % 4)));
+        if (k > 0) {
+            a.base += 4;
+            /* A chunk has shadow of its own: look the next one up at its boundary. */
+            if (!a.shared && !(a.base & (SC_SHADOW_CHUNK_BYTES - 1))) {
+                words = global_shadow(l, a.base);
+                if (!words) {
+                    count_unchecked(l);
+                    return;
+                }
+            } else {
+                words++;
+            }
+        }
+        __scord_check_word((uint64_t)&a, words, words + site_stride);
+    }
 }

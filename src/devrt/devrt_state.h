@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "rules/rules.h"
+
 /* Global memory shadow: a two-level table from address to the shadow of its 64 KiB
  * chunk. Bits 47..30 of an address index the directory, bits 29..16 the chunk table
  * it points at; a chunk's shadow holds one 64-bit word per 4 application bytes. */
@@ -15,25 +17,54 @@
 #define SC_SHADOW_CHUNK_SHIFT 16
 #define SC_SHADOW_CHUNK_BYTES (1u << SC_SHADOW_CHUNK_SHIFT)
 #define SC_SHADOW_WORDS_PER_CHUNK (SC_SHADOW_CHUNK_BYTES / 4)
+/* A chunk's shadow: its shadow words, then as many site words (sc_rules_site_pack of
+ * the access that last changed the shadow word at the same index). */
+#define SC_SHADOW_CHUNK_WORDS (2 * SC_SHADOW_WORDS_PER_CHUNK)
+/* Set by the device in a chunk-table entry when a launch first uses the chunk: the
+ * shadow words carry no launch tag, so before the next launch the host clears the
+ * shadow (both halves) of every such chunk and clears the bit. */
+#define SC_SHADOW_DIRTY ((uint64_t)1 << 63)
 
 /* One race as the device records it, deduplicated on the device by key (cause and
- * the unordered pair of sites); the host resolves sites and threads into a report. */
+ * the unordered pair of sites); the host resolves sites and threads into a report.
+ * The host zeroes the table before each launch. An entry whose key is neither 0 nor
+ * SC_DEV_KEY_BUSY holds a record; dropped occurrences = records_used minus the
+ * entries holding one (an occurrence that found no entry counts in records_used only). */
 typedef struct ScDevRecord {
     uint64_t key;            /* 0: free; written last by the thread that claims the record */
     uint64_t addr;           /* shared window offset or global address of the first occurrence */
     uint32_t occurrences;    /* dynamic occurrences folded into this record */
-    uint32_t cause;
+    uint32_t cause;          /* ScCause: the order of src/report/report_cause.def */
     uint32_t cur_site, prev_site;
-    uint32_t cur_info, prev_info;     /* SC_ABI_INFO of both accesses */
+    uint32_t cur_info, prev_info;     /* SC_ABI_INFO of both accesses, the space resolved
+                                         (SHARED or GLOBAL, never GENERIC) */
     uint32_t cur_block, cur_thread;   /* linear block id, linear thread index in the block */
     uint32_t prev_block, prev_thread; /* as the shadow recorded them */
 } ScDevRecord;
 
+/* Keys: SC_DEV_KEY(cause, lower site, higher site), sites below SC_DEV_SITE_LIMIT. */
+#define SC_DEV_SITE_BITS 29
+#define SC_DEV_SITE_LIMIT ((1u << SC_DEV_SITE_BITS) - 1)
+#define SC_DEV_KEY(cause, lo, hi)                                                              \
+    ((((uint64_t)(cause) + 1) << (2 * SC_DEV_SITE_BITS)) |                                     \
+     ((uint64_t)(lo) << SC_DEV_SITE_BITS) | (uint64_t)(hi))
+/* A record being filled: its writer has claimed it, its key is not out yet. */
+#define SC_DEV_KEY_BUSY UINT64_MAX
+/* prev_site of a record whose other side is no instruction (barrier_divergence:
+ * a thread that never arrived); SC_REPORT_SITE_NONE on the host. */
+#define SC_DEV_SITE_NONE 0xffffffffu
+/* cur_info/prev_info of a barrier_divergence record: a thread at a barrier, a
+ * thread that did not arrive at the barrier instance the other side passed. */
+#define SC_DEV_INFO_BARRIER 0u
+#define SC_DEV_INFO_ABSENT 0xffffffffu
+
 /* Per-thread synchronization state, in the block's slot. */
 typedef struct ScDevThread {
-    uint32_t bar_epoch;  /* block-wide barriers this thread has passed */
-    uint32_t warp_epoch; /* __syncwarp instances this thread has taken part in */
+    uint32_t bar_epoch;  /* block-wide barrier instances this thread has arrived at */
+    uint32_t warp_epoch; /* SC_DEV_ROW_STALE while this lane's row of its warp clock reads
+                            as the clock's floor (no partial __syncwarp since a full one) */
 } ScDevThread;
+#define SC_DEV_ROW_STALE 0xffffffffu
 
 /* Per-block state, in the block's slot. */
 typedef struct ScDevBlock {
@@ -41,8 +72,23 @@ typedef struct ScDevBlock {
     uint32_t slot_bit;      /* this block's bit in its SM's slot bitmap */
     uint32_t sm;            /* the SM whose bitmap holds it */
     uint32_t divergent;     /* a barrier divergence was recorded for this block */
-    uint32_t bar_site[2];   /* site + 1 of the first arrival, per barrier-instance parity */
+    /* per barrier-instance parity: (instance number & 3) << 30 | (site + 1) of the
+     * first arrival (sites above 2^30 - 2 are not compared) */
+    uint32_t bar_site[2];
+    uint32_t bar_first[2];  /* per parity: the thread that wrote bar_site (best effort) */
     uint32_t exited_lanes[32]; /* per warp: lanes that have exited */
+    /* per barrier-instance parity, per warp: instance number << 32 | lanes that
+     * arrived (an older instance number reads as no lane) */
+    uint64_t bar_arrived[2][32];
+    /* The block clock's now, | 1 << 16 while every entry of clk equals now (only full
+     * barriers so far, all warps live): accesses then read no row of clk. */
+    uint32_t bar_state;       /* bit 17: the clock was lost, the block is unchecked */
+    uint32_t clk_busy;        /* a thread is writing clk */
+    uint32_t bar_count;      /* live threads << 16 | arrivals at the open full barrier */
+    uint32_t named_count[16]; /* per barrier id: arrivals at its open partial barrier */
+    uint32_t named_warps[16]; /* per barrier id: warps that arrived there */
+    ScRulesBlockClk clk;      /* the rules' block clock, written only by the thread that
+                                 completes a barrier instance */
 } ScDevBlock;
 
 /* No slot could be had: the block runs unchecked (never hangs the program). */
@@ -56,15 +102,28 @@ typedef struct ScDevLaunch {
     uint32_t threads_per_block;
     uint32_t shared_words;    /* 4-byte words of shared memory per block (static + dynamic) */
     uint32_t records_cap;
-    uint32_t records_used;    /* device-incremented; may exceed records_cap: the excess dropped */
+    uint32_t records_used;    /* device-incremented per occurrence that needed a new entry;
+                                 beyond the entries filled: dropped (see ScDevRecord) */
     uint32_t sm_ids;          /* entries of slot_bitmap: a block on an SM id beyond runs unchecked */
     uint64_t slot_bitmap;     /* uint32_t[number of SMs]: slots taken */
+    /* Slot s of SM m is number m * slots_per_sm + s: the three arrays below have
+     * sm_ids * slots_per_sm slots. */
     uint64_t threads;         /* per slot, per thread: ScDevThread */
     uint64_t blocks;          /* per slot: ScDevBlock */
-    uint64_t shared_shadow;   /* per slot: shared_words shadow words */
+    uint64_t shared_shadow;   /* per slot: shared_words shadow words, then as many site
+                                 words (cleared at block entry) */
     uint64_t shadow_dir;      /* uint64_t[1 << SC_SHADOW_DIR_BITS] -> chunk tables */
     uint64_t records;         /* ScDevRecord[records_cap], an open-addressed table */
     uint64_t unchecked_accesses; /* device-incremented: addresses with no shadow */
+    uint32_t unchecked_blocks;   /* device-incremented: blocks that got no slot */
+    uint32_t split_cap;          /* entries of split_pool */
+    uint64_t warp_clocks;        /* per slot, per warp (threads_per_block / 32 rounded
+                                    up): ScRulesWarpClk */
+    uint64_t split_pool;         /* uint64_t[split_cap][8]: per split shadow word its
+                                    four byte cells, then their four site words */
+    uint32_t split_used;         /* device-incremented; beyond split_cap: not split, the
+                                    access counted unchecked */
+    uint32_t pad_;
 } ScDevLaunch;
 
 #endif

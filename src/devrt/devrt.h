@@ -1,0 +1,16 @@
+/* devrt.h: the device runtime's PTX text, embedded in the library at build time
+ * (src/devrt/devrt.mk); the instrumenter appends it to every module it instruments.
+ * Its symbols all start with __scord_; the calls it defines are devrt_abi.h's and
+ * the state it reads is devrt_state.h's. */
+#ifndef SC_DEVRT_H
+#define SC_DEVRT_H
+
+#include <stddef.h>
+
+/* NUL-terminated PTX of a module compiled for compute_75 with -rdc=true: the
+ * .visible .func definitions of devrt_abi.h plus the module-scope variables
+ * __scord_state (.global .u64) and __scord_slot (.shared .u32). */
+extern const char sc_devrt_ptx[];
+extern const size_t sc_devrt_ptx_len; /* strlen(sc_devrt_ptx) */
+
+#endif
