@@ -1,0 +1,121 @@
+/* instr.h: the instrumentation pass: inserts the device runtime's calls into a parsed PTX module and links the runtime. */
+#ifndef SC_INSTR_H
+#define SC_INSTR_H
+
+#include "common/sc_arena.h"
+#include "common/sc_defs.h"
+#include "common/sc_err.h"
+#include "ptx/ptx.h"
+
+/*
+ * sc_instr_module() edits a parsed module in place so that every checked
+ * memory access and synchronization calls into the device runtime
+ * (src/devrt/devrt_abi.h), and returns the module's site and kernel tables,
+ * which the host needs to turn the runtime's race records back into source
+ * locations. docs/instrumentation.md says what is instrumented, how, and why
+ * the rest is not.
+ *
+ * The inserted calls name the runtime's functions but do not declare them:
+ * sc_instr_link_runtime() appends the runtime afterwards, and only then does
+ * the module assemble.
+ */
+
+typedef struct ScInstrOpts {
+    /* Site ids are site_base + the site's index in ScInstrResult.sites, so
+     * that ids stay unique across the modules of a process. */
+    uint32_t site_base;
+} ScInstrOpts;
+
+typedef enum ScInstrSiteKind {
+    SC_INSTR_SITE_ACCESS,    /* ld/st/atom/red/discard: __scord_access before it */
+    SC_INSTR_SITE_BARRIER,   /* bar/barrier .sync/.red (arrive before, pass after) or .arrive */
+    SC_INSTR_SITE_SYNCWARP,  /* bar.warp.sync: __scord_syncwarp after it */
+    SC_INSTR_SITE_UNCHECKED, /* recorded only, not instrumented: see ScInstrUnchecked */
+} ScInstrSiteKind;
+
+/* Why an instruction that touches shared or global memory, or orders such
+ * accesses, is not checked in detector part 1. */
+typedef enum ScInstrUnchecked {
+    SC_INSTR_UNCHECKED_NONE,
+    SC_INSTR_UNCHECKED_DSMEM,           /* ld/st/atom/red on .shared::cluster (another block's memory) */
+    SC_INSTR_UNCHECKED_ASYNC,           /* st.async, red.async, cp.async*, bulk copies, their groups */
+    SC_INSTR_UNCHECKED_MATRIX,          /* ldmatrix, stmatrix, wmma.load/store, wgmma */
+    SC_INSTR_UNCHECKED_MBARRIER,        /* mbarrier.*, cp.async.mbarrier.arrive */
+    SC_INSTR_UNCHECKED_CLUSTER_BARRIER, /* barrier.cluster.arrive/wait */
+    SC_INSTR_UNCHECKED_MULTIMEM,        /* multimem.* on multicast addresses */
+} ScInstrUnchecked;
+#define SC_INSTR_UNCHECKED_BIT(u) (1u << (u))
+
+/* One level of a site's source position: frames[0] is the .loc governing the
+ * instruction, each next frame the call site its function was inlined at. */
+typedef struct ScInstrFrame {
+    uint32_t file;        /* .file index */
+    const char *path;     /* that .file's path; NULL when the module has no such .file */
+    uint32_t line, col;
+    /* Mangled name of the function this frame's code belongs to, from the
+     * .loc's function_name (.debug_str); NULL for the site's PTX function, or
+     * when the name cannot be read. */
+    const char *function;
+} ScInstrFrame;
+
+typedef struct ScInstrSite {
+    ScInstrSiteKind kind;
+    ScInstrUnchecked unchecked; /* SC_INSTR_UNCHECKED_NONE unless kind is UNCHECKED */
+    uint32_t id;                /* opts->site_base + index */
+    const char *function;       /* the .entry or .func holding it (mangled) */
+    uint32_t ptx_line, ptx_col; /* of the instruction in the PTX text that was parsed */
+    const char *instr;          /* the instruction as printed, for messages */
+    /* ACCESS: the info word passed to __scord_access (SC_ABI_INFO, with
+     * SC_ABI_INFO_* to decode it); UNCHECKED memory instructions: the same
+     * packing with the space they would have; 0 otherwise. */
+    uint32_t info;
+    const ScInstrFrame *frames; /* innermost first; n_frames is 0 when no .loc governs it */
+    uint32_t n_frames;
+} ScInstrSite;
+
+typedef struct ScInstrKernel {
+    const char *name;   /* mangled .entry name; its index is the argument of __scord_entry */
+    /* SC_INSTR_UNCHECKED_BIT()s of the unchecked instructions the kernel or a
+     * .func it may call (directly, or through a pointer: any .func of the
+     * module) contains. */
+    uint32_t unchecked;
+} ScInstrKernel;
+
+typedef struct ScInstrResult {
+    ScArena arena;              /* owns every string and frame */
+    ScInstrSite *sites;         /* in module order: functions, then statements */
+    uint32_t n_sites;
+    ScInstrKernel *kernels;     /* in module order of the .entry definitions */
+    uint32_t n_kernels;
+    /* Calls inserted: */
+    uint32_t n_access, n_barrier, n_syncwarp, n_entry, n_exit;
+    uint32_t n_unchecked;       /* sites recorded but not instrumented */
+} ScInstrResult;
+
+/* Instruments every function of m. res must be zeroed (or freed) before the
+ * call; it is filled on success and left empty on failure.
+ *
+ * Refusals (err set, false returned, m untouched): an instruction the PTX
+ * front end classifies as unknown (err names it, its PTX line and why), a
+ * 32-bit module, a module that already declares a __scord_ symbol, an
+ * operand shape the pass cannot instrument exactly. The caller then runs the
+ * module uninstrumented. Running out of memory during the edits leaves m
+ * partly edited: discard it. */
+bool sc_instr_module(ScPtxModule *m, const ScInstrOpts *opts, ScInstrResult *res, ScErr *err);
+void sc_instr_result_free(ScInstrResult *res);
+
+/* Appends the device runtime (PTX text of a module nvcc compiled with -rdc:
+ * .visible .func definitions and .global variables, every name starting
+ * with __scord_) to m: variables and prototypes go to the top of m, function
+ * bodies after m's last function; .extern prototypes of other functions
+ * (vprintf) are added unless m declares them already. Raises m's .version
+ * and .target to the runtime's when those are higher. Refuses (m untouched)
+ * a module that already uses the __scord_ prefix, and a runtime with line
+ * information or a symbol outside the prefix. */
+bool sc_instr_link_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *err);
+
+/* Names for messages and dumps. */
+const char *sc_instr_site_kind_name(ScInstrSiteKind k);
+const char *sc_instr_unchecked_name(ScInstrUnchecked u);
+
+#endif

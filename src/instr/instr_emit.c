@@ -1,0 +1,335 @@
+/* instr_emit.c: turns one function's planned edits into PTX call sequences and inserts them. */
+#include "devrt/devrt_abi.h"
+#include "instr/instr_int.h"
+
+#include <string.h>
+
+/*
+ * Every call is a nvcc-style call sequence in its own { } scope, so that its
+ * .param variables may reuse one set of names. The values it passes are
+ * computed into fresh registers declared at the top of the function (shared
+ * by every sequence of the function: each sequence is straight-line code that
+ * dies at its call). A guarded instruction's calls are skipped with a branch
+ * on the guard, because st.param cannot be predicated; the instruction itself
+ * keeps its guard.
+ */
+
+typedef struct Emitter {
+    ScPtxModule *m;
+    ScPtxFunc *f;
+    /* Fresh registers, declared when first needed. */
+    const char *addr, *value, *hi, *b32, *b16, *id, *count, *pred;
+    ScBuf code, text;
+    ScBuf arg[4]; /* the text of each argument of the call being built */
+    ScErr *err;
+} Emitter;
+
+static const char *fresh(Emitter *e, const char **slot, const char *type)
+{
+    if (!*slot)
+        *slot = sc_ptx_fresh_reg(e->m, e->f, type, e->err);
+    return *slot;
+}
+
+static void opnd(ScBuf *b, const ScPtxOperand *o)
+{
+    sc_ptx_print_operand(o, b);
+}
+
+/* The generic address of the access, as the text of the argument: the base
+ * register itself when it already is one, else a fresh register. */
+static bool emit_addr(Emitter *e, const ScInstrAddr *a)
+{
+    ScBuf *arg = &e->arg[0], *c = &e->code;
+    arg->len = 0;
+    bool in_reg = a->base == SC_INSTR_BASE_REG && a->reg.bits == 64 && a->offset == 0;
+    if (in_reg && a->window == SC_PTX_SPACE_GENERIC) {
+        opnd(arg, a->reg.op);
+        return true;
+    }
+    const char *t = fresh(e, &e->addr, "b64");
+    if (!t)
+        return false;
+    if (!in_reg) {
+        switch (a->base) {
+        case SC_INSTR_BASE_REG:
+            sc_buf_printf(c, "%s %s, ", a->reg.bits == 32 ? "cvt.u64.u32" : "mov.b64", t);
+            opnd(c, a->reg.op);
+            break;
+        case SC_INSTR_BASE_SYMBOL:
+        case SC_INSTR_BASE_IMM:
+            sc_buf_printf(c, "mov.u64 %s, ", t);
+            opnd(c, a->operand);
+            break;
+        }
+        sc_buf_puts(c, ";\n");
+        if (a->offset)
+            sc_buf_printf(c, "add.s64 %s, %s, %lld;\n", t, t, (long long)a->offset);
+    }
+    const char *cvta = NULL;
+    switch (a->window) {
+    case SC_PTX_SPACE_GLOBAL:
+        cvta = "cvta.global.u64";
+        break;
+    case SC_PTX_SPACE_SHARED_CTA:
+        cvta = "cvta.shared.u64";
+        break;
+    case SC_PTX_SPACE_GENERIC:
+    case SC_PTX_SPACE_NONE:
+    case SC_PTX_SPACE_SHARED_CLUSTER:
+    case SC_PTX_SPACE_LOCAL:
+    case SC_PTX_SPACE_PARAM:
+    case SC_PTX_SPACE_CONST:
+    case SC_PTX_SPACE_TEXSURF:
+        break;
+    }
+    if (cvta) {
+        sc_buf_printf(c, "%s %s, ", cvta, t);
+        if (in_reg)
+            opnd(c, a->reg.op);
+        else
+            sc_buf_puts(c, t);
+        sc_buf_puts(c, ";\n");
+    }
+    sc_buf_puts(arg, t);
+    return true;
+}
+
+/* The stored value, zero-extended to 64 bits, as the text of the argument. */
+static bool emit_value(Emitter *e, const ScInstrValue *v)
+{
+    ScBuf *arg = &e->arg[3];
+    arg->len = 0;
+    switch (v->kind) {
+    case SC_INSTR_VALUE_ZERO:
+        sc_buf_puts(arg, "0");
+        return true;
+    case SC_INSTR_VALUE_IMM:
+        sc_buf_printf(arg, "0x%llx", (unsigned long long)v->imm);
+        return true;
+    case SC_INSTR_VALUE_REG:
+        break;
+    }
+    const ScInstrReg *r = &v->reg;
+    uint32_t have = r->bits > 64 ? 64 : r->bits;
+    if (r->bits == 64 && !r->is_float && v->keep_bits >= 64) {
+        opnd(arg, r->op);
+        return true;
+    }
+    const char *t = fresh(e, &e->value, "b64");
+    if (!t)
+        return false;
+    ScBuf *c = &e->code;
+    switch (r->bits) {
+    case 128: {
+        const char *hi = fresh(e, &e->hi, "b64");
+        if (!hi)
+            return false;
+        sc_buf_printf(c, "mov.b128 {%s, %s}, ", t, hi);
+        break;
+    }
+    case 64:
+        sc_buf_printf(c, "mov.b64 %s, ", t);
+        break;
+    case 32:
+        if (r->is_float) {
+            const char *t32 = fresh(e, &e->b32, "b32");
+            if (!t32)
+                return false;
+            sc_buf_printf(c, "mov.b32 %s, ", t32);
+            opnd(c, r->op);
+            sc_buf_printf(c, ";\ncvt.u64.u32 %s, %s;\n", t, t32);
+            goto mask;
+        }
+        sc_buf_printf(c, "cvt.u64.u32 %s, ", t);
+        break;
+    case 16:
+        if (r->is_float) {
+            const char *t16 = fresh(e, &e->b16, "b16");
+            if (!t16)
+                return false;
+            sc_buf_printf(c, "mov.b16 %s, ", t16);
+            opnd(c, r->op);
+            sc_buf_printf(c, ";\ncvt.u64.u16 %s, %s;\n", t, t16);
+            goto mask;
+        }
+        sc_buf_printf(c, "cvt.u64.u16 %s, ", t);
+        break;
+    default: /* 8 */
+        sc_buf_printf(c, "cvt.u64.u8 %s, ", t);
+        break;
+    }
+    opnd(c, r->op);
+    sc_buf_puts(c, ";\n");
+mask:
+    if (v->keep_bits < have)
+        sc_buf_printf(c, "and.b64 %s, %s, 0x%llx;\n", t, t,
+                      (unsigned long long)((UINT64_C(1) << v->keep_bits) - 1));
+    sc_buf_puts(arg, t);
+    return true;
+}
+
+/* A .b32 argument. copy: the value is needed after the instruction, which may
+ * overwrite the register (bar.red's destination), so take it into a fresh one. */
+static bool emit_arg32(Emitter *e, const ScInstrArg32 *a, const char **slot, bool copy, int i)
+{
+    ScBuf *arg = &e->arg[i];
+    arg->len = 0;
+    if (a->is_imm) {
+        sc_buf_printf(arg, a->imm > 0xffff ? "0x%x" : "%u", a->imm);
+        return true;
+    }
+    if (a->reg.bits == 32 && !copy) {
+        opnd(arg, a->reg.op);
+        return true;
+    }
+    const char *t = fresh(e, slot, "b32");
+    if (!t)
+        return false;
+    static const char *const how[] = {"cvt.u32.u8", "cvt.u32.u16", "mov.b32", "cvt.u32.u64"};
+    int k = a->reg.bits == 8 ? 0 : a->reg.bits == 16 ? 1 : a->reg.bits == 32 ? 2 : 3;
+    sc_buf_printf(&e->code, "%s %s, ", how[k], t);
+    opnd(&e->code, a->reg.op);
+    sc_buf_puts(&e->code, ";\n");
+    sc_buf_puts(arg, t);
+    return true;
+}
+
+/* Appends `{ .param ...; st.param ...; call fn, (...); }` with args[0..n). */
+static void call_seq(Emitter *e, const char *fn, const unsigned *bits, int n)
+{
+    ScBuf *c = &e->code;
+    sc_buf_puts(c, "{\n");
+    for (int i = 0; i < n; i++)
+        sc_buf_printf(c, ".param .b%u __scord_a%d;\nst.param.b%u [__scord_a%d], %s;\n", bits[i], i, bits[i], i,
+                      e->arg[i].data ? e->arg[i].data : "");
+    sc_buf_printf(c, "call %s, (", fn);
+    for (int i = 0; i < n; i++)
+        sc_buf_printf(c, "%s__scord_a%d", i ? ", " : "", i);
+    sc_buf_puts(c, ");\n}\n");
+}
+
+/* Inserts e->code before or after s; with a guard, behind a branch that skips
+ * it exactly when s does not execute. */
+static bool insert(Emitter *e, ScPtxStmt *s, bool after, const char *guard, bool negated)
+{
+    const char *text = e->code.data;
+    if (guard) {
+        const char *label = sc_ptx_fresh_label(e->m, e->err);
+        if (!label)
+            return false;
+        e->text.len = 0;
+        sc_buf_printf(&e->text, "@%s%s bra %s;\n%s%s:\n", negated ? "" : "!", guard, label, e->code.data, label);
+        text = e->text.data;
+    }
+    if (e->code.oom || e->text.oom)
+        return sc_err_set(e->err, "out of memory");
+    return (after ? sc_ptx_insert_after(e->m, s, text, e->err) : sc_ptx_insert_before(e->m, s, text, e->err)) != NULL;
+}
+
+static bool emit_access(Emitter *e, const ScInstrEdit *ed)
+{
+    static const unsigned bits[] = {64, 32, 32, 64};
+    e->code.len = 0;
+    if (!emit_addr(e, &ed->addr) || !emit_value(e, &ed->value))
+        return false;
+    e->arg[1].len = e->arg[2].len = 0;
+    sc_buf_printf(&e->arg[1], "0x%x", ed->info);
+    sc_buf_printf(&e->arg[2], "%u", ed->site);
+    call_seq(e, "__scord_access", bits, 4);
+    const ScPtxInstr *in = &ed->stmt->u.instr;
+    return insert(e, ed->stmt, false, in->guard, in->guard_negated);
+}
+
+static bool emit_barrier(Emitter *e, const ScInstrEdit *ed)
+{
+    static const unsigned bits[] = {32, 32, 32};
+    const ScPtxInstr *in = &ed->stmt->u.instr;
+    const char *guard = in->guard;
+    if (ed->save_guard) {
+        /* bar.red writes its own guard: keep the value that decided whether it ran. */
+        const char *saved = fresh(e, &e->pred, "pred");
+        if (!saved)
+            return false;
+        e->code.len = 0;
+        sc_buf_printf(&e->code, "mov.pred %s, %s;\n", saved, in->guard);
+        if (!insert(e, ed->stmt, false, NULL, false))
+            return false;
+        guard = saved;
+    }
+    e->code.len = 0;
+    e->arg[0].len = 0;
+    sc_buf_printf(&e->arg[0], "%u", ed->site);
+    if (!emit_arg32(e, &ed->id, &e->id, !ed->arrive_only, 1) ||
+        !emit_arg32(e, &ed->count, &e->count, !ed->arrive_only, 2))
+        return false;
+    call_seq(e, "__scord_bar_arrive", bits, 3);
+    if (!insert(e, ed->stmt, false, in->guard, in->guard_negated))
+        return false;
+    if (ed->arrive_only)
+        return true;
+    e->code.len = 0;
+    call_seq(e, "__scord_bar_pass", bits, 3);
+    return insert(e, ed->stmt, true, guard, in->guard_negated);
+}
+
+static bool emit_syncwarp(Emitter *e, const ScInstrEdit *ed)
+{
+    static const unsigned bits[] = {32, 32};
+    e->code.len = 0;
+    e->arg[0].len = 0;
+    sc_buf_printf(&e->arg[0], "%u", ed->site);
+    if (!emit_arg32(e, &ed->mask, &e->b32, false, 1))
+        return false;
+    call_seq(e, "__scord_syncwarp", bits, 2);
+    const ScPtxInstr *in = &ed->stmt->u.instr;
+    return insert(e, ed->stmt, true, in->guard, in->guard_negated);
+}
+
+static bool emit_exit(Emitter *e, const ScInstrEdit *ed)
+{
+    e->code.len = 0;
+    call_seq(e, "__scord_exit", NULL, 0);
+    const ScPtxInstr *in = &ed->stmt->u.instr;
+    return insert(e, ed->stmt, false, in->guard, in->guard_negated);
+}
+
+static bool emit_entry(Emitter *e, uint32_t kernel)
+{
+    static const unsigned bits[] = {32};
+    e->code.len = 0;
+    e->arg[0].len = 0;
+    sc_buf_printf(&e->arg[0], "%u", kernel);
+    call_seq(e, "__scord_entry", bits, 1);
+    if (e->code.oom)
+        return sc_err_set(e->err, "out of memory");
+    return sc_ptx_insert_at_entry(e->m, e->f, e->code.data, e->err) != NULL;
+}
+
+static bool emit_edit(Emitter *e, const ScInstrEdit *ed)
+{
+    switch (ed->kind) {
+    case SC_INSTR_EDIT_ACCESS:
+        return emit_access(e, ed);
+    case SC_INSTR_EDIT_BARRIER:
+        return emit_barrier(e, ed);
+    case SC_INSTR_EDIT_SYNCWARP:
+        return emit_syncwarp(e, ed);
+    case SC_INSTR_EDIT_EXIT:
+        return emit_exit(e, ed);
+    }
+    return sc_err_set(e->err, "edit of unknown kind %d", (int)ed->kind);
+}
+
+bool sc_instr_emit_func(ScPtxModule *m, const ScInstrFuncPlan *fp, ScErr *err)
+{
+    Emitter e = {.m = m, .f = fp->func, .err = err};
+    bool ok = fp->kernel < 0 || emit_entry(&e, (uint32_t)fp->kernel);
+    for (uint32_t i = 0; ok && i < fp->n_edits; i++)
+        ok = emit_edit(&e, &fp->edits[i]);
+    sc_buf_free(&e.code);
+    sc_buf_free(&e.text);
+    for (size_t i = 0; i < SC_ARRAY_LEN(e.arg); i++)
+        sc_buf_free(&e.arg[i]);
+    return ok;
+}

@@ -1,0 +1,151 @@
+/* instr_int.h: declarations shared by the files of src/instr and nothing else (edit plans, site table, emission). */
+#ifndef SC_INSTR_INT_H
+#define SC_INSTR_INT_H
+
+#include "common/sc_buf.h"
+#include "instr/instr.h"
+#include "ptx/ptx_sema.h"
+
+/*
+ * The pass runs in two phases so that a refusal leaves the module untouched:
+ * instr_plan.c walks every body, decides what each instruction needs and
+ * records it as an ScInstrEdit (operands resolved, nothing inserted), and
+ * only when the whole module is understood does instr_emit.c turn the edits
+ * into PTX text and insert it.
+ */
+
+/* A register operand with its declared width. */
+typedef struct ScInstrReg {
+    const ScPtxOperand *op;
+    uint32_t bits;         /* 8, 16, 32, 64 or 128 */
+    bool is_float;         /* f16, bf16, f32, f64, f16x2, bf16x2: moved as bits, never converted */
+} ScInstrReg;
+
+/* The address of an access, to be turned into a generic address. */
+typedef enum ScInstrBase {
+    SC_INSTR_BASE_REG,     /* [%r] or [%rd] (+ offset) */
+    SC_INSTR_BASE_SYMBOL,  /* [var] (+ offset) */
+    SC_INSTR_BASE_IMM,     /* [0x100] (+ offset) */
+} ScInstrBase;
+
+typedef struct ScInstrAddr {
+    ScInstrBase base;
+    ScInstrReg reg;             /* REG */
+    const ScPtxOperand *operand; /* SYMBOL, IMM: the base operand */
+    int64_t offset;
+    /* The window the address is in: GLOBAL and SHARED_CTA are converted with
+     * cvta; GENERIC is already generic. */
+    ScPtxSpace window;
+} ScInstrAddr;
+
+/* The value a store writes, as the 64-bit argument of __scord_access. */
+typedef enum ScInstrValueKind {
+    SC_INSTR_VALUE_ZERO,   /* loads, atomics, discard */
+    SC_INSTR_VALUE_IMM,
+    SC_INSTR_VALUE_REG,
+} ScInstrValueKind;
+
+typedef struct ScInstrValue {
+    ScInstrValueKind kind;
+    uint64_t imm;          /* IMM: the bits stored, zero-extended */
+    ScInstrReg reg;        /* REG */
+    uint32_t keep_bits;    /* REG: bits of one element; the rest of the register is masked off */
+} ScInstrValue;
+
+/* A .b32 argument taken from an instruction operand. */
+typedef struct ScInstrArg32 {
+    bool is_imm;
+    uint32_t imm;
+    ScInstrReg reg;
+} ScInstrArg32;
+
+typedef enum ScInstrEditKind {
+    SC_INSTR_EDIT_ACCESS,
+    SC_INSTR_EDIT_BARRIER,
+    SC_INSTR_EDIT_SYNCWARP,
+    SC_INSTR_EDIT_EXIT,
+} ScInstrEditKind;
+
+typedef struct ScInstrEdit {
+    ScInstrEditKind kind;
+    ScPtxStmt *stmt;
+    uint32_t site;         /* the site id passed to the runtime */
+    uint32_t info;         /* ACCESS */
+    ScInstrAddr addr;      /* ACCESS */
+    ScInstrValue value;    /* ACCESS */
+    ScInstrArg32 id, count; /* BARRIER: count is SC_ABI_ALL_THREADS when the instruction has none */
+    bool arrive_only;      /* BARRIER: bar.arrive, no __scord_bar_pass */
+    bool save_guard;       /* BARRIER: bar.red writes its own guard predicate */
+    ScInstrArg32 mask;     /* SYNCWARP */
+} ScInstrEdit;
+
+/* One function's plan. */
+typedef struct ScInstrFuncPlan {
+    ScPtxFunc *func;
+    int32_t kernel;        /* index in the kernel table, -1 for a .func */
+    ScInstrEdit *edits;
+    uint32_t n_edits, cap_edits;
+    uint32_t unchecked;    /* SC_INSTR_UNCHECKED_BIT()s of its own instructions */
+    const char **callees;  /* names of the functions it calls directly */
+    uint32_t n_callees, cap_callees;
+    bool calls_indirect;
+} ScInstrFuncPlan;
+
+typedef struct ScInstrPlan {
+    ScInstrFuncPlan *funcs;
+    uint32_t n_funcs;
+} ScInstrPlan;
+
+/* ---- instr_site.c ---- */
+
+/* Strings copied into the result's arena once, by key: .debug_str labels
+ * (key) or .file indices (index). */
+typedef struct ScInstrCache {
+    const char **keys;
+    uint32_t *indices;
+    const char **values;   /* NULL: the key names nothing readable */
+    uint32_t n, cap;
+} ScInstrCache;
+
+/* Builds the site and kernel tables of one result. */
+typedef struct ScInstrSites {
+    ScInstrResult *res;
+    const ScPtxModule *m;
+    uint32_t site_base;
+    uint32_t cap_sites, cap_kernels;
+    /* Consecutive sites mostly share their .loc and function: reuse the copies. */
+    const ScPtxLoc *last_loc;
+    const ScInstrFrame *last_frames;
+    uint32_t last_n_frames;
+    const ScPtxFunc *last_func;
+    const char *last_func_name;
+    ScInstrCache functions, files;
+    ScBuf tmp;
+} ScInstrSites;
+
+/* Appends a site for stmt; returns its id, false (err set) when out of memory
+ * or when the ids would run past UINT32_MAX - 1. */
+bool sc_instr_add_site(ScInstrSites *st, ScInstrSiteKind kind, ScInstrUnchecked why, const ScPtxStmt *stmt,
+                       uint32_t info, uint32_t *id, ScErr *err);
+/* Adds a kernel to the table; false (err set) when out of memory. */
+bool sc_instr_add_kernel(ScInstrSites *st, const char *name, ScErr *err);
+void sc_instr_sites_done(ScInstrSites *st);
+
+/* ---- instr_plan.c ---- */
+
+/* Fills plan (and the site and kernel tables) for every function with a
+ * body; false with err set when the module cannot be instrumented exactly. */
+bool sc_instr_plan(ScPtxModule *m, ScInstrSites *sites, ScInstrPlan *plan, ScErr *err);
+void sc_instr_plan_free(ScInstrPlan *plan);
+
+/* ---- instr_module.c ---- */
+
+/* Refuses a module that declares a name with the runtime's prefix. */
+bool sc_instr_check_prefix(const ScPtxModule *m, ScErr *err);
+
+/* ---- instr_emit.c ---- */
+
+/* Inserts the calls of one function's plan (the entry call first for a kernel). */
+bool sc_instr_emit_func(ScPtxModule *m, const ScInstrFuncPlan *fp, ScErr *err);
+
+#endif

@@ -1,0 +1,77 @@
+/* instr_module.c: sc_instr_module: checks that a module can be instrumented, plans every function, then edits. */
+#include "instr/instr_int.h"
+
+#include <string.h>
+
+#define SC_INSTR_PREFIX "__scord_"
+
+/* A name at module scope that the runtime's names could collide with. */
+static const char *prefixed_name(const ScPtxModule *m)
+{
+    size_t n = strlen(SC_INSTR_PREFIX);
+    for (const ScPtxItem *it = m->first; it; it = it->next) {
+        if (it->kind == SC_PTX_ITEM_FUNC && strncmp(it->u.func->name, SC_INSTR_PREFIX, n) == 0)
+            return it->u.func->name;
+        if (it->kind == SC_PTX_ITEM_VAR)
+            for (uint32_t i = 0; i < it->u.var.n_decls; i++)
+                if (strncmp(it->u.var.decls[i].name, SC_INSTR_PREFIX, n) == 0)
+                    return it->u.var.decls[i].name;
+    }
+    return NULL;
+}
+
+bool sc_instr_check_prefix(const ScPtxModule *m, ScErr *err)
+{
+    const char *name = prefixed_name(m);
+    if (name)
+        return sc_err_set(err,
+                          "%s: declares '%s': names starting with " SC_INSTR_PREFIX
+                          " are scord's (is the module instrumented already?)",
+                          m->filename ? m->filename : "PTX", name);
+    return true;
+}
+
+bool sc_instr_module(ScPtxModule *m, const ScInstrOpts *opts, ScInstrResult *res, ScErr *err)
+{
+    memset(res, 0, sizeof *res);
+    const char *file = m->filename ? m->filename : "PTX";
+    if (m->address_size != 64)
+        return sc_err_set(err, "%s: .address_size is %u: scord instruments 64-bit modules only", file,
+                          m->address_size ? m->address_size : 32);
+    if (!sc_ptx_check_known(m, err) || !sc_instr_check_prefix(m, err))
+        return false;
+    ScInstrSites sites = {.res = res, .m = m, .site_base = opts ? opts->site_base : 0};
+    ScInstrPlan plan;
+    bool ok = sc_instr_plan(m, &sites, &plan, err);
+    sc_instr_sites_done(&sites);
+    for (uint32_t i = 0; ok && i < plan.n_funcs; i++)
+        if (!(ok = sc_instr_emit_func(m, &plan.funcs[i], err)))
+            sc_err_wrap(err, "%s: while instrumenting %s (discard the module): ", file, plan.funcs[i].func->name);
+    if (ok) {
+        for (uint32_t i = 0; i < plan.n_funcs; i++) {
+            const ScInstrFuncPlan *fp = &plan.funcs[i];
+            res->n_entry += fp->kernel >= 0;
+            for (uint32_t j = 0; j < fp->n_edits; j++)
+                switch (fp->edits[j].kind) {
+                case SC_INSTR_EDIT_ACCESS:
+                    res->n_access++;
+                    break;
+                case SC_INSTR_EDIT_BARRIER:
+                    res->n_barrier++;
+                    break;
+                case SC_INSTR_EDIT_SYNCWARP:
+                    res->n_syncwarp++;
+                    break;
+                case SC_INSTR_EDIT_EXIT:
+                    res->n_exit++;
+                    break;
+                }
+        }
+        for (uint32_t i = 0; i < res->n_sites; i++)
+            res->n_unchecked += res->sites[i].kind == SC_INSTR_SITE_UNCHECKED;
+    }
+    sc_instr_plan_free(&plan);
+    if (!ok)
+        sc_instr_result_free(res);
+    return ok;
+}

@@ -1,0 +1,747 @@
+/* instr_plan.c: decides, for every instruction of every body, which runtime call it needs and with which operands. */
+#include "devrt/devrt_abi.h"
+#include "instr/instr_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- registers in scope ---------------------------------------------------- */
+
+/* The .reg declarations visible at the statement being planned: a stack that
+ * { pushes a mark on and } pops back to, searched innermost first, because an
+ * inline-asm block may declare a register under a name the body also uses. */
+typedef struct RegDecl {
+    const char *name;
+    size_t len;
+    bool has_range;
+    uint32_t range;
+    const char *type;
+} RegDecl;
+
+typedef struct Planner {
+    ScPtxModule *m;
+    ScInstrSites *sites;
+    ScInstrPlan *plan;
+    ScInstrFuncPlan *fp;
+    RegDecl *regs;
+    size_t n_regs, cap_regs;
+    size_t *marks;
+    size_t n_marks, cap_marks;
+    ScBuf tmp;
+    ScErr *err;
+} Planner;
+
+static bool push_reg(Planner *p, const ScPtxDeclarator *d, const char *type)
+{
+    if (p->n_regs == p->cap_regs) {
+        size_t cap = p->cap_regs ? p->cap_regs * 2 : 64;
+        RegDecl *r = realloc(p->regs, cap * sizeof *r);
+        if (!r)
+            return sc_err_set(p->err, "out of memory");
+        p->regs = r;
+        p->cap_regs = cap;
+    }
+    p->regs[p->n_regs++] = (RegDecl){d->name, strlen(d->name), d->has_range, d->range, type};
+    return true;
+}
+
+static bool push_mark(Planner *p)
+{
+    if (p->n_marks == p->cap_marks) {
+        size_t cap = p->cap_marks ? p->cap_marks * 2 : 16;
+        size_t *mk = realloc(p->marks, cap * sizeof *mk);
+        if (!mk)
+            return sc_err_set(p->err, "out of memory");
+        p->marks = mk;
+        p->cap_marks = cap;
+    }
+    p->marks[p->n_marks++] = p->n_regs;
+    return true;
+}
+
+/* `%r17` is a member of `%r<32>`: the declared name, then a number below the range. */
+static bool in_range(const RegDecl *d, const char *name)
+{
+    if (strncmp(name, d->name, d->len) != 0)
+        return false;
+    const char *digits = name + d->len;
+    if (!*digits)
+        return false;
+    uint64_t v = 0;
+    for (const char *c = digits; *c; c++) {
+        if (*c < '0' || *c > '9' || v > UINT32_MAX)
+            return false;
+        v = v * 10 + (uint64_t)(*c - '0');
+    }
+    return v < d->range;
+}
+
+static const char *reg_type(const Planner *p, const char *name)
+{
+    for (size_t i = p->n_regs; i-- > 0;) {
+        const RegDecl *d = &p->regs[i];
+        if (d->has_range ? in_range(d, name) : strcmp(d->name, name) == 0)
+            return d->type;
+    }
+    return NULL;
+}
+
+/* Width of a register type, 0 for predicates and anything that is not a
+ * scalar value type. */
+static uint32_t type_bits(const char *t, bool *is_float)
+{
+    static const struct {
+        const char *name;
+        uint32_t bits;
+        bool is_float;
+    } tab[] = {
+        {"b8", 8, false},     {"u8", 8, false},      {"s8", 8, false},     {"b16", 16, false},
+        {"u16", 16, false},   {"s16", 16, false},    {"f16", 16, true},    {"bf16", 16, true},
+        {"b32", 32, false},   {"u32", 32, false},    {"s32", 32, false},   {"f32", 32, true},
+        {"f16x2", 32, true},  {"bf16x2", 32, true},  {"b64", 64, false},   {"u64", 64, false},
+        {"s64", 64, false},   {"f64", 64, true},     {"b128", 128, false},
+    };
+    for (size_t i = 0; i < SC_ARRAY_LEN(tab); i++)
+        if (strcmp(tab[i].name, t) == 0) {
+            *is_float = tab[i].is_float;
+            return tab[i].bits;
+        }
+    return 0;
+}
+
+/* Special registers are .u32 except the few 64-bit ones. */
+static uint32_t sreg_bits(const char *name)
+{
+    size_t n = strlen(name);
+    if (strcmp(name, "%globaltimer") == 0 || strcmp(name, "%gridid") == 0 ||
+        strcmp(name, "%current_graph_exec") == 0 || (n > 2 && strcmp(name + n - 2, "64") == 0))
+        return 64;
+    return 32;
+}
+
+/* Refuses the module at s: "FILE:LINE:COL: error: INSTR: cannot instrument ...: WHY". */
+static bool refuse(Planner *p, const ScPtxStmt *s, const char *fmt, ...) SC_PRINTF(3, 4);
+static bool refuse(Planner *p, const ScPtxStmt *s, const char *fmt, ...)
+{
+    char why[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    p->tmp.len = 0;
+    sc_ptx_print_stmt(s, &p->tmp);
+    return sc_err_set(p->err, "%s:%u:%u: error: cannot instrument '%s': %s; the module runs unchecked",
+                      p->m->filename ? p->m->filename : "PTX", s->pos.line, s->pos.col,
+                      p->tmp.data ? p->tmp.data : "", why);
+}
+
+/* ---- operands ------------------------------------------------------------- */
+
+static bool resolve_reg(Planner *p, const ScPtxStmt *s, const ScPtxOperand *o, ScInstrReg *out)
+{
+    out->op = o;
+    out->is_float = false;
+    if (sc_ptx_sreg_lookup(o->text) >= 0) {
+        out->bits = sreg_bits(o->text);
+        return true;
+    }
+    const char *t = reg_type(p, o->text);
+    if (!t)
+        return refuse(p, s, "register %s is not declared in scope", o->text);
+    out->bits = type_bits(t, &out->is_float);
+    if (!out->bits)
+        return refuse(p, s, "register %s has type .%s, not a value type", o->text, t);
+    return true;
+}
+
+/* The state space a name is declared in: the function's own declarations
+ * (demoted __shared__ variables, local depots), its parameters, then module
+ * scope. NULL when nothing declares it. */
+static const char *symbol_space(const Planner *p, const ScPtxFunc *f, const char *name)
+{
+    for (const ScPtxStmt *s = f->first; s; s = s->next) {
+        if (s->kind != SC_PTX_STMT_VAR || strcmp(s->u.var.space, "reg") == 0)
+            continue;
+        for (uint32_t i = 0; i < s->u.var.n_decls; i++)
+            if (strcmp(s->u.var.decls[i].name, name) == 0)
+                return s->u.var.space;
+    }
+    for (uint32_t i = 0; i < f->n_params; i++)
+        if (f->params[i].n_decls && strcmp(f->params[i].decls[0].name, name) == 0)
+            return f->params[i].space;
+    for (const ScPtxItem *it = p->m->first; it; it = it->next) {
+        if (it->kind != SC_PTX_ITEM_VAR)
+            continue;
+        for (uint32_t i = 0; i < it->u.var.n_decls; i++)
+            if (strcmp(it->u.var.decls[i].name, name) == 0)
+                return it->u.var.space;
+    }
+    return NULL;
+}
+
+/* Resolves the address operand. *skip: a generic access to a variable of a
+ * thread-private or read-only space, which is not instrumented. */
+static bool plan_addr(Planner *p, const ScPtxStmt *s, const ScPtxMem *mem, ScInstrAddr *a, bool *skip)
+{
+    const ScPtxAddr *ad = &s->u.instr.ops[mem->addr_op].u.addr;
+    const ScPtxOperand *b = ad->base;
+    *skip = false;
+    a->offset = ad->offset;
+    a->window = mem->space;
+    switch (b->kind) {
+    case SC_PTX_OPND_REG:
+        a->base = SC_INSTR_BASE_REG;
+        if (!resolve_reg(p, s, b, &a->reg))
+            return false;
+        if ((a->reg.bits != 32 && a->reg.bits != 64) || a->reg.is_float)
+            return refuse(p, s, "address register %s is not a 32- or 64-bit integer", b->text);
+        return true;
+    case SC_PTX_OPND_SYMBOL: {
+        a->base = SC_INSTR_BASE_SYMBOL;
+        a->operand = b;
+        if (mem->space != SC_PTX_SPACE_GENERIC)
+            return true;
+        const char *space = symbol_space(p, s->func, b->text);
+        if (!space)
+            return refuse(p, s, "'%s' is not declared", b->text);
+        if (strcmp(space, "global") == 0) {
+            a->window = SC_PTX_SPACE_GLOBAL;
+            return true;
+        }
+        if (strcmp(space, "shared") == 0) {
+            a->window = SC_PTX_SPACE_SHARED_CTA;
+            return true;
+        }
+        if (strcmp(space, "local") == 0 || strcmp(space, "param") == 0 || strcmp(space, "const") == 0) {
+            *skip = true;
+            return true;
+        }
+        return refuse(p, s, "a generic access to a .%s variable", space);
+    }
+    case SC_PTX_OPND_INT:
+        a->base = SC_INSTR_BASE_IMM;
+        a->operand = b;
+        return true;
+    case SC_PTX_OPND_FLOAT:
+    case SC_PTX_OPND_LABEL:
+    case SC_PTX_OPND_SINK:
+    case SC_PTX_OPND_ADDR:
+    case SC_PTX_OPND_VEC:
+    case SC_PTX_OPND_LIST:
+    case SC_PTX_OPND_PAIR:
+    case SC_PTX_OPND_EXPR:
+        break;
+    }
+    return refuse(p, s, "the address is not a register, variable or integer plus an offset");
+}
+
+static uint64_t low_bits(uint64_t v, uint32_t bits)
+{
+    return bits >= 64 ? v : v & ((UINT64_C(1) << bits) - 1);
+}
+
+/* The first element a store writes, as it lands in memory. */
+static bool plan_value(Planner *p, const ScPtxStmt *s, const ScPtxMem *mem, ScInstrValue *v)
+{
+    const ScPtxOperand *o = &s->u.instr.ops[1];
+    if (o->kind == SC_PTX_OPND_VEC) {
+        if (o->u.list.n == 0)
+            return refuse(p, s, "an empty vector is stored");
+        o = &o->u.list.items[0];
+    }
+    /* Wider elements (.b128) pass their first 64 bits. */
+    uint32_t keep = mem->elem_size * 8 > 64 ? 64 : mem->elem_size * 8;
+    switch (o->kind) {
+    case SC_PTX_OPND_INT:
+        v->kind = SC_INSTR_VALUE_IMM;
+        v->imm = low_bits(o->u.i.bits, keep);
+        return true;
+    case SC_PTX_OPND_FLOAT: {
+        bool hex_f = o->u.f.exact_bits && (o->text[1] == 'f' || o->text[1] == 'F');
+        bool hex_d = o->u.f.exact_bits && (o->text[1] == 'd' || o->text[1] == 'D');
+        v->kind = SC_INSTR_VALUE_IMM;
+        if (mem->elem_size == 4) {
+            float f = (float)o->u.f.value;
+            uint32_t bits;
+            memcpy(&bits, &f, sizeof bits);
+            v->imm = hex_f ? o->u.f.bits : bits;
+            return true;
+        }
+        if (mem->elem_size == 8) {
+            double d = o->u.f.value;
+            uint64_t bits;
+            memcpy(&bits, &d, sizeof bits);
+            v->imm = hex_d ? o->u.f.bits : bits;
+            return true;
+        }
+        return refuse(p, s, "a floating-point immediate is stored as %u bytes", mem->elem_size);
+    }
+    case SC_PTX_OPND_REG:
+        v->kind = SC_INSTR_VALUE_REG;
+        v->keep_bits = keep;
+        return resolve_reg(p, s, o, &v->reg);
+    case SC_PTX_OPND_SYMBOL:
+    case SC_PTX_OPND_LABEL:
+    case SC_PTX_OPND_SINK:
+    case SC_PTX_OPND_ADDR:
+    case SC_PTX_OPND_VEC:
+    case SC_PTX_OPND_LIST:
+    case SC_PTX_OPND_PAIR:
+    case SC_PTX_OPND_EXPR:
+        break;
+    }
+    return refuse(p, s, "the stored value is not a register or an immediate");
+}
+
+/* A barrier number, thread count or warp mask. */
+static bool plan_arg32(Planner *p, const ScPtxStmt *s, int index, ScInstrArg32 *a)
+{
+    const ScPtxOperand *o = &s->u.instr.ops[index];
+    switch (o->kind) {
+    case SC_PTX_OPND_INT:
+        a->is_imm = true;
+        a->imm = (uint32_t)o->u.i.bits;
+        return true;
+    case SC_PTX_OPND_REG:
+        a->is_imm = false;
+        if (!resolve_reg(p, s, o, &a->reg))
+            return false;
+        if (a->reg.bits > 64 || a->reg.is_float)
+            return refuse(p, s, "operand %s is not an integer register", o->text);
+        return true;
+    case SC_PTX_OPND_FLOAT:
+    case SC_PTX_OPND_SYMBOL:
+    case SC_PTX_OPND_LABEL:
+    case SC_PTX_OPND_SINK:
+    case SC_PTX_OPND_ADDR:
+    case SC_PTX_OPND_VEC:
+    case SC_PTX_OPND_LIST:
+    case SC_PTX_OPND_PAIR:
+    case SC_PTX_OPND_EXPR:
+        break;
+    }
+    return refuse(p, s, "operand %u is not a register or an integer", (unsigned)index + 1);
+}
+
+/* ---- the access info word (ptx_sema's enums onto devrt_abi.h's) ------------ */
+
+static bool abi_kind(ScPtxAccess a, unsigned *out)
+{
+    switch (a) {
+    case SC_PTX_ACCESS_READ:
+        *out = SC_ABI_KIND_READ;
+        return true;
+    case SC_PTX_ACCESS_WRITE:
+        *out = SC_ABI_KIND_WRITE;
+        return true;
+    case SC_PTX_ACCESS_RMW:
+        *out = SC_ABI_KIND_RMW;
+        return true;
+    case SC_PTX_ACCESS_RED:
+        *out = SC_ABI_KIND_RED;
+        return true;
+    case SC_PTX_ACCESS_NONE:
+        break;
+    }
+    return false;
+}
+
+static bool abi_sem(ScPtxSem s, unsigned *out)
+{
+    switch (s) {
+    case SC_PTX_SEM_WEAK:
+        *out = SC_ABI_SEM_WEAK;
+        return true;
+    case SC_PTX_SEM_RELAXED:
+        *out = SC_ABI_SEM_RELAXED;
+        return true;
+    case SC_PTX_SEM_ACQUIRE:
+        *out = SC_ABI_SEM_ACQUIRE;
+        return true;
+    case SC_PTX_SEM_RELEASE:
+        *out = SC_ABI_SEM_RELEASE;
+        return true;
+    case SC_PTX_SEM_ACQ_REL:
+        *out = SC_ABI_SEM_ACQ_REL;
+        return true;
+    case SC_PTX_SEM_VOLATILE:
+        *out = SC_ABI_SEM_VOLATILE;
+        return true;
+    case SC_PTX_SEM_MMIO:
+        *out = SC_ABI_SEM_MMIO;
+        return true;
+    case SC_PTX_SEM_NONE:
+    case SC_PTX_SEM_SC: /* fences only */
+        break;
+    }
+    return false;
+}
+
+static unsigned abi_scope(ScPtxScope s)
+{
+    switch (s) {
+    case SC_PTX_SCOPE_NONE:
+        return SC_ABI_SCOPE_NONE;
+    case SC_PTX_SCOPE_CTA:
+        return SC_ABI_SCOPE_CTA;
+    case SC_PTX_SCOPE_CLUSTER:
+        return SC_ABI_SCOPE_CLUSTER;
+    case SC_PTX_SCOPE_GPU:
+        return SC_ABI_SCOPE_GPU;
+    case SC_PTX_SCOPE_SYS:
+        return SC_ABI_SCOPE_SYS;
+    }
+    return SC_ABI_SCOPE_NONE;
+}
+
+static bool abi_space(ScPtxSpace s, unsigned *out)
+{
+    switch (s) {
+    case SC_PTX_SPACE_GENERIC:
+        *out = SC_ABI_SPACE_GENERIC;
+        return true;
+    case SC_PTX_SPACE_GLOBAL:
+        *out = SC_ABI_SPACE_GLOBAL;
+        return true;
+    case SC_PTX_SPACE_SHARED_CTA:
+        *out = SC_ABI_SPACE_SHARED;
+        return true;
+    case SC_PTX_SPACE_SHARED_CLUSTER:
+        *out = SC_ABI_SPACE_SHARED_CLUSTER;
+        return true;
+    case SC_PTX_SPACE_NONE:
+    case SC_PTX_SPACE_LOCAL:
+    case SC_PTX_SPACE_PARAM:
+    case SC_PTX_SPACE_CONST:
+    case SC_PTX_SPACE_TEXSURF:
+        break;
+    }
+    return false;
+}
+
+static bool pack_info(Planner *p, const ScPtxStmt *s, const ScPtxMem *mem, uint32_t *info)
+{
+    unsigned kind, sem, space;
+    if (!abi_kind(mem->kind, &kind))
+        return refuse(p, s, "the access is neither a read, a write nor an atomic");
+    if (!abi_sem(mem->sem, &sem))
+        return refuse(p, s, "the access has no memory-model semantics (.%s)", sc_ptx_sem_name(mem->sem));
+    if (!abi_space(mem->space, &space))
+        return refuse(p, s, "the access is not to shared, global or generic memory");
+    if (mem->size == 0 || mem->size > SC_ABI_INFO_SIZE(~0u))
+        return refuse(p, s, "an access of %u bytes does not fit the runtime's size field", mem->size);
+    *info = SC_ABI_INFO(mem->size, kind, sem, abi_scope(mem->scope), space);
+    return true;
+}
+
+/* ---- instructions --------------------------------------------------------- */
+
+static bool push_edit(Planner *p, const ScInstrEdit *e)
+{
+    ScInstrFuncPlan *fp = p->fp;
+    if (fp->n_edits == fp->cap_edits) {
+        uint32_t cap = fp->cap_edits ? fp->cap_edits * 2 : 32;
+        ScInstrEdit *n = realloc(fp->edits, cap * sizeof *n);
+        if (!n)
+            return sc_err_set(p->err, "out of memory");
+        fp->edits = n;
+        fp->cap_edits = cap;
+    }
+    fp->edits[fp->n_edits++] = *e;
+    return true;
+}
+
+static bool unchecked(Planner *p, const ScPtxStmt *s, ScInstrUnchecked why, uint32_t info)
+{
+    uint32_t id;
+    p->fp->unchecked |= SC_INSTR_UNCHECKED_BIT(why);
+    return sc_instr_add_site(p->sites, SC_INSTR_SITE_UNCHECKED, why, s, info, &id, p->err);
+}
+
+static bool plan_mem(Planner *p, ScPtxStmt *s, const ScPtxMem *mem)
+{
+    if (mem->non_coherent || mem->outside_model)
+        return true; /* ld.global.nc, ldu: read-only path */
+    switch (mem->space) {
+    case SC_PTX_SPACE_LOCAL:
+    case SC_PTX_SPACE_PARAM:
+    case SC_PTX_SPACE_CONST:
+    case SC_PTX_SPACE_TEXSURF:
+        return true;
+    case SC_PTX_SPACE_NONE:
+        return refuse(p, s, "the memory instruction has no memory operand");
+    case SC_PTX_SPACE_GENERIC:
+    case SC_PTX_SPACE_GLOBAL:
+    case SC_PTX_SPACE_SHARED_CTA:
+    case SC_PTX_SPACE_SHARED_CLUSTER:
+        break;
+    }
+    ScInstrEdit e = {.kind = SC_INSTR_EDIT_ACCESS, .stmt = s};
+    if (!pack_info(p, s, mem, &e.info))
+        return false;
+    if (mem->space == SC_PTX_SPACE_SHARED_CLUSTER)
+        return unchecked(p, s, SC_INSTR_UNCHECKED_DSMEM, e.info);
+    if (mem->multimem)
+        return unchecked(p, s, SC_INSTR_UNCHECKED_MULTIMEM, e.info);
+    if (mem->async)
+        return unchecked(p, s, SC_INSTR_UNCHECKED_ASYNC, e.info);
+    bool skip;
+    if (!plan_addr(p, s, mem, &e.addr, &skip))
+        return false;
+    if (skip)
+        return true;
+    if (mem->kind == SC_PTX_ACCESS_WRITE && strcmp(s->u.instr.opcode, "st") == 0 &&
+        !plan_value(p, s, mem, &e.value))
+        return false;
+    return sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, e.info, &e.site, p->err) &&
+           push_edit(p, &e);
+}
+
+static bool plan_barrier(Planner *p, ScPtxStmt *s, const ScPtxBarrier *b)
+{
+    ScInstrEdit e = {.kind = SC_INSTR_EDIT_BARRIER, .stmt = s};
+    switch (b->kind) {
+    case SC_PTX_BAR_SYNC:
+    case SC_PTX_BAR_RED:
+        e.arrive_only = false;
+        break;
+    case SC_PTX_BAR_ARRIVE:
+        e.arrive_only = true;
+        break;
+    }
+    if (!plan_arg32(p, s, b->id_op, &e.id))
+        return false;
+    if (b->count_op < 0)
+        e.count = (ScInstrArg32){.is_imm = true, .imm = SC_ABI_ALL_THREADS};
+    else if (!plan_arg32(p, s, b->count_op, &e.count))
+        return false;
+    const ScPtxInstr *in = &s->u.instr;
+    e.save_guard = in->guard && b->dst_op >= 0 && in->ops[b->dst_op].kind == SC_PTX_OPND_REG &&
+                   strcmp(in->ops[b->dst_op].text, in->guard) == 0;
+    return sc_instr_add_site(p->sites, SC_INSTR_SITE_BARRIER, SC_INSTR_UNCHECKED_NONE, s, 0, &e.site, p->err) &&
+           push_edit(p, &e);
+}
+
+static bool plan_syncwarp(Planner *p, ScPtxStmt *s, int mask_op)
+{
+    ScInstrEdit e = {.kind = SC_INSTR_EDIT_SYNCWARP, .stmt = s};
+    return plan_arg32(p, s, mask_op, &e.mask) &&
+           sc_instr_add_site(p->sites, SC_INSTR_SITE_SYNCWARP, SC_INSTR_UNCHECKED_NONE, s, 0, &e.site, p->err) &&
+           push_edit(p, &e);
+}
+
+static bool note_callee(Planner *p, const char *name)
+{
+    ScInstrFuncPlan *fp = p->fp;
+    for (uint32_t i = 0; i < fp->n_callees; i++)
+        if (strcmp(fp->callees[i], name) == 0)
+            return true;
+    if (fp->n_callees == fp->cap_callees) {
+        uint32_t cap = fp->cap_callees ? fp->cap_callees * 2 : 8;
+        const char **n = realloc(fp->callees, cap * sizeof *n);
+        if (!n)
+            return sc_err_set(p->err, "out of memory");
+        fp->callees = n;
+        fp->cap_callees = cap;
+    }
+    fp->callees[fp->n_callees++] = name;
+    return true;
+}
+
+static bool plan_control(Planner *p, ScPtxStmt *s, const ScPtxCtl *c)
+{
+    ScInstrEdit e = {.kind = SC_INSTR_EDIT_EXIT, .stmt = s};
+    switch (c->op) {
+    case SC_PTX_CTL_RET:
+        /* A .func's ret returns to its caller; only a kernel's ends the thread. */
+        return !s->func->is_entry || push_edit(p, &e);
+    case SC_PTX_CTL_EXIT:
+        return push_edit(p, &e);
+    case SC_PTX_CTL_CALL:
+        if (c->indirect) {
+            p->fp->calls_indirect = true;
+            return true;
+        }
+        return note_callee(p, s->u.instr.ops[c->target_op].text);
+    case SC_PTX_CTL_BRA:
+    case SC_PTX_CTL_BRX:
+    case SC_PTX_CTL_TRAP:
+    case SC_PTX_CTL_BRKPT:
+        return true;
+    }
+    return true;
+}
+
+static bool plan_instr(Planner *p, ScPtxStmt *s)
+{
+    ScPtxSema se;
+    sc_ptx_classify(&s->u.instr, &se);
+    switch (se.family) {
+    case SC_PTX_FAM_UNKNOWN:
+        return refuse(p, s, "the instruction is not known to scord (%s)", se.why);
+    case SC_PTX_FAM_MEM:
+        return plan_mem(p, s, &se.u.mem);
+    case SC_PTX_FAM_MATRIX:
+        switch (se.u.mem.space) {
+        case SC_PTX_SPACE_LOCAL:
+        case SC_PTX_SPACE_PARAM:
+        case SC_PTX_SPACE_CONST:
+        case SC_PTX_SPACE_TEXSURF:
+        case SC_PTX_SPACE_NONE:
+            return true;
+        case SC_PTX_SPACE_GENERIC:
+        case SC_PTX_SPACE_GLOBAL:
+        case SC_PTX_SPACE_SHARED_CTA:
+        case SC_PTX_SPACE_SHARED_CLUSTER:
+            break;
+        }
+        return unchecked(p, s, SC_INSTR_UNCHECKED_MATRIX, 0);
+    case SC_PTX_FAM_BARRIER:
+        return plan_barrier(p, s, &se.u.bar);
+    case SC_PTX_FAM_WARP_SYNC:
+        return plan_syncwarp(p, s, se.u.warp_sync_mask_op);
+    case SC_PTX_FAM_CLUSTER_BARRIER:
+        return unchecked(p, s, SC_INSTR_UNCHECKED_CLUSTER_BARRIER, 0);
+    case SC_PTX_FAM_MBARRIER:
+        return unchecked(p, s, SC_INSTR_UNCHECKED_MBARRIER, 0);
+    case SC_PTX_FAM_COPY:
+    case SC_PTX_FAM_ASYNC_GROUP:
+        return unchecked(p, s, SC_INSTR_UNCHECKED_ASYNC, 0);
+    case SC_PTX_FAM_CONTROL:
+        return plan_control(p, s, &se.u.ctl);
+    case SC_PTX_FAM_TEXSURF: /* outside the memory model */
+    case SC_PTX_FAM_CACHE:   /* no access */
+    case SC_PTX_FAM_FENCE:   /* ordering: detector part 2 */
+    case SC_PTX_FAM_GRIDDEP:
+    case SC_PTX_FAM_WARP:
+    case SC_PTX_FAM_ADDR:
+    case SC_PTX_FAM_RESOURCE:
+    case SC_PTX_FAM_HARMLESS:
+        return true;
+    }
+    return true;
+}
+
+/* ---- functions ------------------------------------------------------------ */
+
+static bool push_params(Planner *p, const ScPtxVar *vars, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (strcmp(vars[i].space, "reg") == 0)
+            for (uint32_t j = 0; j < vars[i].n_decls; j++)
+                if (!push_reg(p, &vars[i].decls[j], vars[i].type))
+                    return false;
+    return true;
+}
+
+static bool plan_func(Planner *p, ScPtxFunc *f)
+{
+    p->n_regs = p->n_marks = 0;
+    if (!push_params(p, f->rets, f->n_rets) || !push_params(p, f->params, f->n_params))
+        return false;
+    for (ScPtxStmt *s = f->first; s; s = s->next) {
+        switch (s->kind) {
+        case SC_PTX_STMT_VAR:
+            if (strcmp(s->u.var.space, "reg") == 0)
+                for (uint32_t i = 0; i < s->u.var.n_decls; i++)
+                    if (!push_reg(p, &s->u.var.decls[i], s->u.var.type))
+                        return false;
+            break;
+        case SC_PTX_STMT_OPEN:
+            if (!push_mark(p))
+                return false;
+            break;
+        case SC_PTX_STMT_CLOSE:
+            if (p->n_marks)
+                p->n_regs = p->marks[--p->n_marks];
+            break;
+        case SC_PTX_STMT_INSTR:
+            if (!plan_instr(p, s))
+                return false;
+            break;
+        case SC_PTX_STMT_LABEL:
+        case SC_PTX_STMT_LOC:
+        case SC_PTX_STMT_PRAGMA:
+        case SC_PTX_STMT_CALLPROTO:
+        case SC_PTX_STMT_CALLTARGETS:
+        case SC_PTX_STMT_BRANCHTARGETS:
+        case SC_PTX_STMT_UNKNOWN:
+            break;
+        }
+    }
+    return true;
+}
+
+/* What each kernel may reach: its own unchecked instructions and those of
+ * every .func it calls, transitively; through a pointer it may call any .func. */
+static void propagate_unchecked(ScInstrPlan *plan, ScInstrResult *res)
+{
+    uint32_t n = plan->n_funcs;
+    uint32_t any_func = 0;
+    for (bool changed = true; changed;) {
+        changed = false;
+        any_func = 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (plan->funcs[i].kernel < 0)
+                any_func |= plan->funcs[i].unchecked;
+        for (uint32_t i = 0; i < n; i++) {
+            ScInstrFuncPlan *fp = &plan->funcs[i];
+            uint32_t mask = fp->unchecked | (fp->calls_indirect ? any_func : 0);
+            for (uint32_t c = 0; c < fp->n_callees; c++)
+                for (uint32_t j = 0; j < n; j++)
+                    if (strcmp(plan->funcs[j].func->name, fp->callees[c]) == 0)
+                        mask |= plan->funcs[j].unchecked;
+            if (mask != fp->unchecked) {
+                fp->unchecked = mask;
+                changed = true;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (plan->funcs[i].kernel >= 0)
+            res->kernels[plan->funcs[i].kernel].unchecked = plan->funcs[i].unchecked;
+}
+
+bool sc_instr_plan(ScPtxModule *m, ScInstrSites *sites, ScInstrPlan *plan, ScErr *err)
+{
+    memset(plan, 0, sizeof *plan);
+    uint32_t n = 0;
+    for (const ScPtxItem *it = m->first; it; it = it->next)
+        if (it->kind == SC_PTX_ITEM_FUNC && it->u.func->has_body)
+            n++;
+    if (n && !(plan->funcs = calloc(n, sizeof *plan->funcs)))
+        return sc_err_set(err, "out of memory");
+    Planner p = {.m = m, .sites = sites, .plan = plan, .err = err};
+    bool ok = true;
+    for (ScPtxItem *it = m->first; it && ok; it = it->next) {
+        if (it->kind != SC_PTX_ITEM_FUNC || !it->u.func->has_body)
+            continue;
+        ScPtxFunc *f = it->u.func;
+        p.fp = &plan->funcs[plan->n_funcs++];
+        p.fp->func = f;
+        p.fp->kernel = -1;
+        if (f->is_entry) {
+            p.fp->kernel = (int32_t)sites->res->n_kernels;
+            ok = sc_instr_add_kernel(sites, f->name, err);
+        }
+        ok = ok && plan_func(&p, f);
+    }
+    free(p.regs);
+    free(p.marks);
+    sc_buf_free(&p.tmp);
+    if (ok)
+        propagate_unchecked(plan, sites->res);
+    return ok;
+}
+
+void sc_instr_plan_free(ScInstrPlan *plan)
+{
+    for (uint32_t i = 0; i < plan->n_funcs; i++) {
+        free(plan->funcs[i].edits);
+        free(plan->funcs[i].callees);
+    }
+    free(plan->funcs);
+    memset(plan, 0, sizeof *plan);
+}
