@@ -330,10 +330,11 @@ def race_matches(exp, rep, coarse=False, check_cause=True):
         return False
     if exp.cause == "barrier_divergence":
         # A divergent barrier may be reported once per barrier instruction or once for
-        # both; every reported end must be one of the tagged barriers.
+        # both, and an end may be a thread that exited (kind "exit", no line): every
+        # barrier end must be one of the tagged barriers.
         lines = {l for l, _ in exp.ends}
-        got = [l for l, _, w in rep.ends if not w]
-        return bool(got) and len(got) == len(rep.ends) and set(got) <= lines
+        ends = [(l, w) for l, k, w in rep.ends if k != "exit"]
+        return bool(ends) and all(not w and l in lines for l, w in ends)
     if not coarse and exp.space != rep.space:
         return False
     if len(rep.ends) != 2 or any(w for _, _, w in rep.ends):
@@ -1118,6 +1119,7 @@ def self_test():
     check(div.errors == [], f"barrier divergence tags: {div.errors}")
     for ends, want in (([access(3, "barrier", "div.cu")], True),
                        ([access(3, "barrier", "div.cu"), access(4, "barrier", "div.cu")], True),
+                       ([access(3, "barrier", "div.cu"), access(None, "exit", None)], True),
                        ([access(5, "barrier", "div.cu")], False), ([], False)):
         r = compare(div.races, scord_races(scord_report(("barrier_divergence", None, ends)), "div.cu"))
         check(bool(r["found"]) == want, f"barrier divergence with ends {[e['line'] for e in ends]}: {r}")
