@@ -6,7 +6,7 @@ in the program sources (SCORD-* header lines and inline race(ID) tags).
 Usage:
   race_suite.py --build-dir build --out OUTDIR [--scord build/bin/scord] [--racecheck]
                 [--timeout 120] [programs...]
-  race_suite.py --check-ptx --build-dir build [programs...]
+  race_suite.py --check-ptx --build-dir build [programs...]     (no GPU; needs nvcc)
   race_suite.py --self-test
 
 The programs are built beforehand by `make race-suite BUILD=<build-dir>` (and their PTX,
@@ -804,30 +804,52 @@ def main_run(args, suite_dir=SUITE_DIR):
     return 1 if failed else 0
 
 
+def jit_kernel_ptx(prog, text, workdir):
+    """The PTX of the kernel a program compiles at run time (rs_jit_module): its source
+    text, after `kernel_line = __LINE__ + 1`, compiled by nvcc as NVRTC would compile
+    it (compute_75, -lineinfo, the same #line directive). None if it has no such text."""
+    m = re.search(r"kernel_line = __LINE__ \+ 1;\n[^\n]*R\"\(", text)
+    if not m:
+        return None
+    first_line = text.count("\n", 0, m.end()) + 1
+    body = text[m.end():text.index(')";', m.end())]
+    src = Path(workdir) / (prog.name + ".jit.cu")
+    src.write_text(f'#line {first_line} "{prog.source}"\n{body}')
+    out = src.with_suffix(".ptx")
+    subprocess.run(["nvcc", "-ptx", "-arch=compute_75", "-lineinfo", "-DMODULE_ID=1", "-o", str(out),
+                    str(src)], check=True)
+    return out.read_text()
+
+
 def main_check_ptx(args):
+    import tempfile
     programs = load_programs(args.programs)
     ptx_dir = Path(args.build_dir) / "races" / "ptx"
-    bad = checked = skipped = 0
-    for prog in programs:
-        if prog.errors:
-            print("\n".join(prog.errors))
-            bad += 1
-            continue
-        path = ptx_dir / (prog.name + ".ptx")
-        text = (SUITE_DIR / prog.source).read_text()
-        if "#define RS_JIT" in text:
-            skipped += 1       # its kernels are compiled at run time, not by nvcc
-            continue
-        if not path.is_file():
-            print(f"{prog.name}: no {path} (run make race-suite-ptx BUILD={args.build_dir})")
-            bad += 1
-            continue
-        problems = check_ptx(prog, path.read_text())
-        checked += 1
-        bad += bool(problems)
-        for p in problems:
-            print(p)
-    print(f"{checked} programs checked against their PTX, {skipped} skipped (NVRTC), {bad} with problems")
+    bad = checked = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for prog in programs:
+            if prog.errors:
+                print("\n".join(prog.errors))
+                bad += 1
+                continue
+            path = ptx_dir / (prog.name + ".ptx")
+            text = (SUITE_DIR / prog.source).read_text()
+            if "#define RS_JIT" in text:
+                ptx = jit_kernel_ptx(prog, text, tmp)
+            elif path.is_file():
+                ptx = path.read_text()
+            else:
+                ptx = None
+            if ptx is None:
+                print(f"{prog.name}: no {path} (run make race-suite-ptx BUILD={args.build_dir})")
+                bad += 1
+                continue
+            problems = check_ptx(prog, ptx)
+            checked += 1
+            bad += bool(problems)
+            for p in problems:
+                print(p)
+    print(f"{checked} programs checked against their PTX, {bad} with problems")
     return 1 if bad else 0
 
 
