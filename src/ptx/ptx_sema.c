@@ -305,17 +305,17 @@ static bool space_is_any_shared(ScPtxSpace s)
  * no qualifier and .weak are weak with no scope; .relaxed/.acquire/.release
  * need an explicit scope; .volatile is relaxed at .sys; .mmio is written
  * .mmio.relaxed.sys. */
-static bool ldst_sem(ScPtxSema *out, const ScPtxInstr *in, Mods *k)
+static void ldst_sem(ScPtxSema *out, const ScPtxInstr *in, Mods *k)
 {
     ScPtxMem *mem = &out->u.mem;
     if (k->mmio) {
         if (k->sem != SC_PTX_SEM_RELAXED || k->scope != SC_PTX_SCOPE_SYS) {
             set_unknown(out, "%s.mmio needs .relaxed.sys", in->opcode);
-            return false;
+            return;
         }
         mem->sem = SC_PTX_SEM_MMIO;
         mem->scope = SC_PTX_SCOPE_SYS;
-        return true;
+        return;
     }
     switch (k->sem) {
     case SC_PTX_SEM_NONE:
@@ -323,28 +323,27 @@ static bool ldst_sem(ScPtxSema *out, const ScPtxInstr *in, Mods *k)
     case SC_PTX_SEM_VOLATILE:
         if (k->scope != SC_PTX_SCOPE_NONE) {
             set_unknown(out, "%s with a .scope needs .relaxed, .acquire or .release", in->opcode);
-            return false;
+            return;
         }
         mem->sem = k->sem == SC_PTX_SEM_VOLATILE ? SC_PTX_SEM_VOLATILE : SC_PTX_SEM_WEAK;
         mem->scope = k->sem == SC_PTX_SEM_VOLATILE ? SC_PTX_SCOPE_SYS : SC_PTX_SCOPE_NONE;
-        return true;
+        return;
     case SC_PTX_SEM_RELAXED:
     case SC_PTX_SEM_ACQUIRE:
     case SC_PTX_SEM_RELEASE:
         if (k->scope == SC_PTX_SCOPE_NONE) {
             set_unknown(out, "%s.%s needs a .scope", in->opcode, sc_ptx_sem_name(k->sem));
-            return false;
+            return;
         }
         mem->sem = k->sem;
         mem->scope = k->scope;
-        return true;
+        return;
     case SC_PTX_SEM_ACQ_REL:
     case SC_PTX_SEM_SC:
     case SC_PTX_SEM_MMIO:
         break;
     }
     set_unknown(out, "%s.%s is not a valid form", in->opcode, sc_ptx_sem_name(k->sem));
-    return false;
 }
 
 static void dec_ld(const ScPtxInstr *in, ScPtxSema *out)
@@ -381,8 +380,13 @@ static void dec_ld(const ScPtxInstr *in, ScPtxSema *out)
             return set_unknown(out, "ld.nc is only valid as a weak ld.global.nc");
         mem->non_coherent = mem->outside_model = true;
     }
-    if (!ldst_sem(out, in, &k))
-        return;
+    /* ISA ld: a sink '_' in the destination vector means "data from
+     * corresponding memory location is not read". */
+    if (op_is(in, 0, SC_PTX_OPND_VEC))
+        for (uint32_t i = 0; i < in->ops[0].u.list.n && i < 32; i++)
+            if (in->ops[0].u.list.items[i].kind == SC_PTX_OPND_SINK)
+                mem->sink_mask |= UINT32_C(1) << i;
+    ldst_sem(out, in, &k);
 }
 
 static void dec_ldu(const ScPtxInstr *in, ScPtxSema *out)
@@ -469,8 +473,7 @@ static void dec_st(const ScPtxInstr *in, ScPtxSema *out)
     mem->space = k.space ? k.space : SC_PTX_SPACE_GENERIC;
     mem->addr_op = 0;
     set_size(mem, &k);
-    if (!ldst_sem(out, in, &k))
-        return;
+    ldst_sem(out, in, &k);
 }
 
 /* ---- atom, red, multimem, discard --------------------------------------- */
@@ -517,8 +520,8 @@ static void dec_atom(const ScPtxInstr *in, ScPtxSema *out)
     out->family = SC_PTX_FAM_MEM;
     mem->kind = SC_PTX_ACCESS_RMW;
     mem->space = k.space ? k.space : SC_PTX_SPACE_GENERIC;
-    /* ISA atom: ".sem ... If no .sem is specified, .relaxed is assumed";
-     * ".scope ... If no scope is specified, .gpu is assumed". */
+    /* ISA atom: "If the .sem qualifier is absent, .relaxed is assumed by
+     * default"; "If the .scope qualifier is absent, .gpu scope is assumed". */
     mem->sem = k.sem ? k.sem : SC_PTX_SEM_RELAXED;
     mem->scope = k.scope ? k.scope : SC_PTX_SCOPE_GPU;
     mem->op = k.op;
@@ -852,6 +855,14 @@ static bool restrict_of(const char *m, ScPtxSpace *out)
     return false;
 }
 
+/* ISA fence: .sync_restrict::shared::cta goes with .release and
+ * .sync_restrict::shared::cluster with .acquire, both at .cluster scope. */
+static bool restrict_ok(const ScPtxFence *f)
+{
+    ScPtxSem need = f->restrict_space == SC_PTX_SPACE_SHARED_CTA ? SC_PTX_SEM_RELEASE : SC_PTX_SEM_ACQUIRE;
+    return f->sem == need && f->scope == SC_PTX_SCOPE_CLUSTER;
+}
+
 /* fence.proxy.{alias, async{.global,.shared::cta,.shared::cluster}},
  * fence.proxy.tensormap::generic.{release,acquire}.scope [{addr, size}],
  * fence.proxy.async::generic.{acquire,release}.sync_restrict::shared::X.cluster */
@@ -921,7 +932,8 @@ static void dec_fence_proxy(const ScPtxInstr *in, ScPtxSema *out, uint32_t first
         if (n_sem != 1 || n_scope != 1 || n_space || f->restrict_space || membar)
             return set_unknown(out, "fence.proxy.tensormap::generic needs one .sem and one .scope");
         if (f->sem == SC_PTX_SEM_ACQUIRE) {
-            if (in->n_ops != 2 || !op_is(in, 0, SC_PTX_OPND_ADDR))
+            /* [addr], 128: the one size the ISA allows. */
+            if (in->n_ops != 2 || !op_is(in, 0, SC_PTX_OPND_ADDR) || imm_u32(in, 1) != 128)
                 return bad_operands(out, in);
             f->addr_op = 0;
             f->size_op = 1;
@@ -930,7 +942,8 @@ static void dec_fence_proxy(const ScPtxInstr *in, ScPtxSema *out, uint32_t first
         }
         return (void)(out->family = SC_PTX_FAM_FENCE);
     case SC_PTX_PROXY_ASYNC_GENERIC:
-        if (n_sem != 1 || n_scope != 1 || n_space || !f->restrict_space || in->n_ops || membar)
+        if (n_sem != 1 || n_scope != 1 || n_space || !f->restrict_space || in->n_ops || membar ||
+            !restrict_ok(f))
             return set_unknown(out, "fence.proxy.async::generic form is not known");
         return (void)(out->family = SC_PTX_FAM_FENCE);
     }
@@ -971,11 +984,11 @@ static void dec_fence(const ScPtxInstr *in, ScPtxSema *out)
     }
     if (n_sem > 1 || n_scope != 1 || in->n_ops)
         return set_unknown(out, "fence needs one .scope and at most one .sem");
-    /* ISA fence: "fence is a synonym for fence.acq_rel". */
+    /* ISA fence: "If the optional .sem qualifier is absent, .acq_rel is assumed by default." */
     if (!n_sem)
         f->sem = SC_PTX_SEM_ACQ_REL;
-    if (f->restrict_space && f->sem != SC_PTX_SEM_ACQUIRE && f->sem != SC_PTX_SEM_RELEASE)
-        return set_unknown(out, "fence.sync_restrict needs .acquire or .release");
+    if (f->restrict_space && !restrict_ok(f))
+        return set_unknown(out, "fence.sync_restrict form is not valid");
     out->family = SC_PTX_FAM_FENCE;
 }
 
@@ -1414,10 +1427,10 @@ static void dec_tensormap(const ScPtxInstr *in, ScPtxSema *out)
     }
     if (in->n_mods >= 1 && eq(in->mods[0], "replace")) {
         ScPtxMem *mem = &out->u.mem;
+        /* The other modifiers name the mode, the field rewritten and its
+         * type: they decide which bytes of the map change, not which map. */
         for (uint32_t i = 1; i < in->n_mods; i++)
-            if (!take_space(&k, in->mods[i]) && type_size(in->mods[i]) == 0 &&
-                !eq(in->mods[i], "b1024") && !eq(in->mods[i], "tile"))
-                continue; /* the field name: which part of the map is rewritten */
+            take_space(&k, in->mods[i]);
         if (k.conflict || (k.space && k.space != SC_PTX_SPACE_GLOBAL && k.space != SC_PTX_SPACE_SHARED_CTA))
             return set_unknown(out, "tensormap.replace form is not known");
         if (in->n_ops != 2 || !op_is(in, 0, SC_PTX_OPND_ADDR))

@@ -109,6 +109,7 @@ typedef struct ScPtxMem {
     uint32_t size;
     uint32_t elem_size;
     uint32_t n_elems;
+    uint32_t sink_mask;          /* ld: bit i set when element i's destination is '_' (not read) */
     ScPtxAtomOp op;              /* RMW and RED */
     int addr_op;
     int mbar_op;                 /* st.async/red.async: the mbarrier completed */

@@ -26,7 +26,12 @@ __global__ void fences(int *g, int *out)
     FENCE_SCOPES(".acq_rel")
     FENCE_SCOPES("") // no .sem: acq_rel
     asm volatile("fence.proxy.alias;" ::: "memory");
+    asm volatile("membar.proxy.alias;" ::: "memory");
 #if STRESS_SM90
+    asm volatile("fence.acquire.sync_restrict::shared::cluster.cluster;" ::: "memory");
+    asm volatile("fence.release.sync_restrict::shared::cta.cluster;" ::: "memory");
+    asm volatile("fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;" ::: "memory");
+    asm volatile("fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;" ::: "memory");
     FENCE_SCOPES(".acquire")
     FENCE_SCOPES(".release")
     asm volatile("fence.sc.cluster;" ::: "memory");
