@@ -1,10 +1,16 @@
 # tests/ptx/corpus.mk: the PTX corpus, built by nvcc -ptx at test time into
 # $(BUILD)/ptx-corpus/<name>.<target>[.lineinfo|.G].ptx from every CUDA source of
-# the project (tests/**/*.cu, examples/*.cu) and the stress set of
-# tests/ptx/stress/, for each target with no flag, -lineinfo and -G.
+# the project (tests/**/*.cu, examples/*.cu) and the stress set of tests/ptx/stress/.
 # <name> is the source path without .cu, '/' replaced by '-'
 # (tests/ptx/stress/atom.cu -> tests-ptx-stress-atom).
 # $(BUILD)/ptx-corpus/corpus.list names every file of the current corpus, one a line.
+#
+# Matrix: the stress set is built for every target, each with no flag, -lineinfo
+# and -G. Every other source is built once per target, the variants taken in turn
+# (plain, -G, -lineinfo, plain: sm_75 plain, sm_80 -G, sm_90 -lineinfo, sm_90a
+# plain), so that the corpus still covers each target and each variant for every
+# source while its build time grows by 4 compilations, not 12, per program of the
+# race suite. `make PTX_CORPUS_FULL=1` builds the full matrix for every source.
 #
 # Targets: every source is built for all of PTX_CORPUS_TARGETS, except one that
 # cannot compile for some of them (Hopper-only code). Such a source says which
@@ -46,9 +52,17 @@ $(PTX_CORPUS_DIR)/$(call ptx_corpus_name,$(1)).$(2)$(PTX_CORPUS_SUFFIX_$(3)).ptx
 PTX_CORPUS_FILES += $(PTX_CORPUS_DIR)/$(call ptx_corpus_name,$(1)).$(2)$(PTX_CORPUS_SUFFIX_$(3)).ptx
 endef
 
+PTX_CORPUS_FULL ?= 0
+ptx_corpus_turns := plain G lineinfo plain
+# $(call ptx_corpus_pairs,source) -> target:variant words to build
+ptx_corpus_pairs = $(if $(or $(filter tests/ptx/stress/%,$(1)),$(filter 1,$(PTX_CORPUS_FULL))),\
+  $(foreach t,$(call ptx_corpus_targets,$(1)),$(t):plain $(t):lineinfo $(t):G),\
+  $(join $(call ptx_corpus_targets,$(1)),$(addprefix :,$(wordlist 1,$(words \
+    $(call ptx_corpus_targets,$(1))),$(ptx_corpus_turns)))))
+
 PTX_CORPUS_FILES :=
-$(foreach s,$(PTX_CORPUS_SRCS),$(foreach t,$(call ptx_corpus_targets,$(s)),\
-  $(foreach v,plain lineinfo G,$(eval $(call ptx_corpus_rule,$(s),$(t),$(v))))))
+$(foreach s,$(PTX_CORPUS_SRCS),$(foreach p,$(call ptx_corpus_pairs,$(s)),\
+  $(eval $(call ptx_corpus_rule,$(s),$(word 1,$(subst :, ,$(p))),$(word 2,$(subst :, ,$(p)))))))
 
 # Rewritten only when the set of files changes, so that a removed source also
 # leaves the list; the FORCE prerequisite makes make look every time.
