@@ -582,6 +582,10 @@ def run_command(cmd, timeout, log_prefix):
     return Run(status=status, rc=proc.returncode, seconds=seconds, stdout=out, done=done)
 
 
+def nvcc():
+    return shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+
+
 def capture(cmd):
     try:
         return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -594,7 +598,7 @@ def environment():
     gpu = capture(["nvidia-smi", "--query-gpu=name,driver_version,compute_cap",
                    "--format=csv,noheader"]).splitlines()
     name, driver, cc = ([s.strip() for s in gpu[0].split(",")] + ["", "", ""])[:3] if gpu else ("", "", "")
-    nvcc = capture(["nvcc", "--version"]).splitlines()
+    nvcc_version = capture([nvcc(), "--version"]).splitlines()
     commit = capture(["git", "-C", str(REPO), "rev-parse", "HEAD"])
     if commit and capture(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"]):
         commit += " (plus uncommitted changes)"
@@ -604,7 +608,7 @@ def environment():
         "gpu": name or "unknown (nvidia-smi gave nothing)",
         "driver": driver or "unknown",
         "compute_capability": cc or "unknown",
-        "cuda": nvcc[-1] if nvcc else "unknown (nvcc not found)",
+        "cuda": nvcc_version[-1] if nvcc_version else "unknown (nvcc not found)",
         "commit": commit or "unknown",
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     }
@@ -816,7 +820,7 @@ def jit_kernel_ptx(prog, text, workdir):
     src = Path(workdir) / (prog.name + ".jit.cu")
     src.write_text(f'#line {first_line} "{prog.source}"\n{body}')
     out = src.with_suffix(".ptx")
-    subprocess.run(["nvcc", "-ptx", "-arch=compute_75", "-lineinfo", "-DMODULE_ID=1", "-o", str(out),
+    subprocess.run([nvcc(), "-ptx", "-arch=compute_75", "-lineinfo", "-DMODULE_ID=1", "-o", str(out),
                     str(src)], check=True)
     return out.read_text()
 
