@@ -51,20 +51,31 @@ static bool emit_addr(Emitter *e, const ScInstrAddr *a)
     if (!t)
         return false;
     if (!in_reg) {
+        const char *from = t;
         switch (a->base) {
         case SC_INSTR_BASE_REG:
-            sc_buf_printf(c, "%s %s, ", a->reg.bits == 32 ? "cvt.u64.u32" : "mov.b64", t);
+            if (a->reg.bits == 64) {
+                from = NULL; /* the add below reads the register itself */
+                break;
+            }
+            sc_buf_printf(c, "cvt.u64.u32 %s, ", t);
             opnd(c, a->reg.op);
+            sc_buf_puts(c, ";\n");
             break;
         case SC_INSTR_BASE_SYMBOL:
-        case SC_INSTR_BASE_IMM:
             sc_buf_printf(c, "mov.u64 %s, ", t);
-            opnd(c, a->operand);
+            opnd(c, a->symbol);
+            sc_buf_puts(c, ";\n");
             break;
         }
-        sc_buf_puts(c, ";\n");
-        if (a->offset)
-            sc_buf_printf(c, "add.s64 %s, %s, %lld;\n", t, t, (long long)a->offset);
+        if (a->offset) {
+            sc_buf_printf(c, "add.s64 %s, ", t);
+            if (from)
+                sc_buf_puts(c, from);
+            else
+                opnd(c, a->reg.op);
+            sc_buf_printf(c, ", %lld;\n", (long long)a->offset);
+        }
     }
     const char *cvta = NULL;
     switch (a->window) {
@@ -179,16 +190,14 @@ static bool emit_arg32(Emitter *e, const ScInstrArg32 *a, const char **slot, boo
         sc_buf_printf(arg, a->imm > 0xffff ? "0x%x" : "%u", a->imm);
         return true;
     }
-    if (a->reg.bits == 32 && !copy) {
+    if (!copy) {
         opnd(arg, a->reg.op);
         return true;
     }
     const char *t = fresh(e, slot, "b32");
     if (!t)
         return false;
-    static const char *const how[] = {"cvt.u32.u8", "cvt.u32.u16", "mov.b32", "cvt.u32.u64"};
-    int k = a->reg.bits == 8 ? 0 : a->reg.bits == 16 ? 1 : a->reg.bits == 32 ? 2 : 3;
-    sc_buf_printf(&e->code, "%s %s, ", how[k], t);
+    sc_buf_printf(&e->code, "mov.b32 %s, ", t);
     opnd(&e->code, a->reg.op);
     sc_buf_puts(&e->code, ";\n");
     sc_buf_puts(arg, t);

@@ -25,13 +25,12 @@ typedef struct ScInstrReg {
 typedef enum ScInstrBase {
     SC_INSTR_BASE_REG,     /* [%r] or [%rd] (+ offset) */
     SC_INSTR_BASE_SYMBOL,  /* [var] (+ offset) */
-    SC_INSTR_BASE_IMM,     /* [0x100] (+ offset) */
 } ScInstrBase;
 
 typedef struct ScInstrAddr {
     ScInstrBase base;
     ScInstrReg reg;             /* REG */
-    const ScPtxOperand *operand; /* SYMBOL, IMM: the base operand */
+    const ScPtxOperand *symbol; /* SYMBOL */
     int64_t offset;
     /* The window the address is in: GLOBAL and SHARED_CTA are converted with
      * cvta; GENERIC is already generic. */

@@ -200,7 +200,7 @@ static bool plan_addr(Planner *p, const ScPtxStmt *s, const ScPtxMem *mem, ScIns
         return true;
     case SC_PTX_OPND_SYMBOL: {
         a->base = SC_INSTR_BASE_SYMBOL;
-        a->operand = b;
+        a->symbol = b;
         if (mem->space != SC_PTX_SPACE_GENERIC)
             return true;
         const char *space = symbol_space(p, s->func, b->text);
@@ -220,10 +220,7 @@ static bool plan_addr(Planner *p, const ScPtxStmt *s, const ScPtxMem *mem, ScIns
         }
         return refuse(p, s, "a generic access to a .%s variable", space);
     }
-    case SC_PTX_OPND_INT:
-        a->base = SC_INSTR_BASE_IMM;
-        a->operand = b;
-        return true;
+    case SC_PTX_OPND_INT: /* [imm] is valid for .local only */
     case SC_PTX_OPND_FLOAT:
     case SC_PTX_OPND_LABEL:
     case SC_PTX_OPND_SINK:
@@ -234,7 +231,7 @@ static bool plan_addr(Planner *p, const ScPtxStmt *s, const ScPtxMem *mem, ScIns
     case SC_PTX_OPND_EXPR:
         break;
     }
-    return refuse(p, s, "the address is not a register, variable or integer plus an offset");
+    return refuse(p, s, "the address is not a register or a variable plus an offset");
 }
 
 static uint64_t low_bits(uint64_t v, uint32_t bits)
@@ -308,8 +305,8 @@ static bool plan_arg32(Planner *p, const ScPtxStmt *s, int index, ScInstrArg32 *
         a->is_imm = false;
         if (!resolve_reg(p, s, o, &a->reg))
             return false;
-        if (a->reg.bits > 64 || a->reg.is_float)
-            return refuse(p, s, "operand %s is not an integer register", o->text);
+        if (a->reg.bits != 32 || a->reg.is_float) /* ptxas takes nothing else */
+            return refuse(p, s, "operand %s is not a 32-bit integer register", o->text);
         return true;
     case SC_PTX_OPND_FLOAT:
     case SC_PTX_OPND_SYMBOL:
