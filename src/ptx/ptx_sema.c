@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -1693,135 +1694,205 @@ static void dec_harmless(const ScPtxInstr *in, ScPtxSema *out) { dec_family(in, 
 
 typedef void (*Decoder)(const ScPtxInstr *, ScPtxSema *);
 
-/* Every opcode scord knows. The harmless ones compute on registers only
- * (integer, floating-point, comparison, logic, conversion, move, video,
- * register-only matrix math, and queries of texture/surface headers); an
- * opcode missing from this table is UNKNOWN, never assumed harmless. */
-static const struct {
+typedef struct OpcodeEntry {
     const char *opcode;
     Decoder dec;
-} opcodes[] = {
-    /* memory */
-    {"ld", dec_ld},
-    {"ldu", dec_ldu},
-    {"st", dec_st},
-    {"atom", dec_atom},
-    {"red", dec_red},
-    {"multimem", dec_multimem},
-    {"discard", dec_discard},
-    {"prefetch", dec_cache},
-    {"prefetchu", dec_cache},
+} OpcodeEntry;
+
+/* Every opcode scord knows, sorted by strcmp for bsearch (an entry out of
+ * order is not found, and the corpus test then fails on UNKNOWN). The
+ * dec_harmless ones compute on registers only: integer, floating-point,
+ * comparison, logic, conversion, move, video, register-only matrix math,
+ * queries of texture/surface headers. An opcode missing here is UNKNOWN,
+ * never assumed harmless; docs/ptx-semantics.md lists the families. */
+static const OpcodeEntry opcodes[] = {
+    {"abs", dec_harmless},
+    {"activemask", dec_warp},
+    {"add", dec_harmless},
+    {"addc", dec_harmless},
+    {"alloca", dec_resource},
+    {"and", dec_harmless},
     {"applypriority", dec_cache},
-    {"ldmatrix", dec_ldmatrix},
-    {"stmatrix", dec_stmatrix},
-    {"wmma", dec_wmma},
-    {"wgmma", dec_wgmma},
-    {"tex", dec_texsurf},
-    {"tld4", dec_texsurf},
-    {"suld", dec_texsurf},
-    {"sust", dec_texsurf},
-    {"sured", dec_texsurf},
-    {"tensormap", dec_tensormap},
-    /* synchronization */
+    {"atom", dec_atom},
     {"bar", dec_bar},
     {"barrier", dec_barrier},
-    {"fence", dec_fence},
-    {"membar", dec_membar},
-    {"mbarrier", dec_mbarrier},
-    {"cp", dec_cp},
-    {"griddepcontrol", dec_griddep},
-    {"shfl", dec_warp},
-    {"vote", dec_warp},
-    {"match", dec_warp},
-    {"redux", dec_warp},
-    {"elect", dec_warp},
-    {"activemask", dec_warp},
-    /* control */
+    {"bfe", dec_harmless},
+    {"bfi", dec_harmless},
+    {"bfind", dec_harmless},
+    {"bmsk", dec_harmless},
     {"bra", dec_ctl},
+    {"brev", dec_harmless},
+    {"brkpt", dec_ctl},
     {"brx", dec_ctl},
     {"call", dec_ctl},
-    {"ret", dec_ctl},
-    {"exit", dec_ctl},
-    {"trap", dec_ctl},
-    {"brkpt", dec_ctl},
-    /* addresses, resources */
+    {"clz", dec_harmless},
+    {"cnot", dec_harmless},
+    {"copysign", dec_harmless},
+    {"cos", dec_harmless},
+    {"cp", dec_cp},
+    {"createpolicy", dec_harmless},
+    {"cvt", dec_harmless},
     {"cvta", dec_addr},
-    {"isspacep", dec_addr},
-    {"mapa", dec_addr},
+    {"discard", dec_discard},
+    {"div", dec_harmless},
+    {"dp2a", dec_harmless},
+    {"dp4a", dec_harmless},
+    {"elect", dec_warp},
+    {"ex2", dec_harmless},
+    {"exit", dec_ctl},
+    {"fence", dec_fence},
+    {"fma", dec_harmless},
+    {"fns", dec_harmless},
     {"getctarank", dec_addr},
+    {"griddepcontrol", dec_griddep},
+    {"isspacep", dec_addr},
+    {"istypep", dec_harmless},
+    {"ld", dec_ld},
+    {"ldmatrix", dec_ldmatrix},
+    {"ldu", dec_ldu},
+    {"lg2", dec_harmless},
+    {"lop3", dec_harmless},
+    {"mad", dec_harmless},
+    {"mad24", dec_harmless},
+    {"madc", dec_harmless},
+    {"mapa", dec_addr},
+    {"match", dec_warp},
+    {"max", dec_harmless},
+    {"mbarrier", dec_mbarrier},
+    {"membar", dec_membar},
+    {"min", dec_harmless},
+    {"mma", dec_harmless},
+    {"mov", dec_harmless},
+    {"movmatrix", dec_harmless},
+    {"mul", dec_harmless},
+    {"mul24", dec_harmless},
+    {"multimem", dec_multimem},
+    {"nanosleep", dec_harmless},
+    {"neg", dec_harmless},
+    {"not", dec_harmless},
+    {"or", dec_harmless},
+    {"pmevent", dec_harmless},
+    {"popc", dec_harmless},
+    {"prefetch", dec_cache},
+    {"prefetchu", dec_cache},
+    {"prmt", dec_harmless},
+    {"rcp", dec_harmless},
+    {"red", dec_red},
+    {"redux", dec_warp},
+    {"rem", dec_harmless},
+    {"ret", dec_ctl},
+    {"rsqrt", dec_harmless},
+    {"sad", dec_harmless},
+    {"selp", dec_harmless},
+    {"set", dec_harmless},
     {"setmaxnreg", dec_resource},
-    {"alloca", dec_resource},
-    {"stacksave", dec_resource},
+    {"setp", dec_harmless},
+    {"shf", dec_harmless},
+    {"shfl", dec_warp},
+    {"shl", dec_harmless},
+    {"shr", dec_harmless},
+    {"sin", dec_harmless},
+    {"slct", dec_harmless},
+    {"sqrt", dec_harmless},
+    {"st", dec_st},
     {"stackrestore", dec_resource},
-    /* harmless: integer */
-    {"add", dec_harmless}, {"sub", dec_harmless}, {"mul", dec_harmless}, {"mad", dec_harmless},
-    {"mul24", dec_harmless}, {"mad24", dec_harmless}, {"sad", dec_harmless}, {"div", dec_harmless},
-    {"rem", dec_harmless}, {"abs", dec_harmless}, {"neg", dec_harmless}, {"min", dec_harmless},
-    {"max", dec_harmless}, {"popc", dec_harmless}, {"clz", dec_harmless}, {"bfind", dec_harmless},
-    {"fns", dec_harmless}, {"brev", dec_harmless}, {"bfe", dec_harmless}, {"bfi", dec_harmless},
-    {"bmsk", dec_harmless}, {"szext", dec_harmless}, {"dp4a", dec_harmless}, {"dp2a", dec_harmless},
-    {"addc", dec_harmless}, {"subc", dec_harmless}, {"madc", dec_harmless},
-    /* harmless: floating point */
-    {"testp", dec_harmless}, {"copysign", dec_harmless}, {"rcp", dec_harmless}, {"sqrt", dec_harmless},
-    {"rsqrt", dec_harmless}, {"sin", dec_harmless}, {"cos", dec_harmless}, {"lg2", dec_harmless},
-    {"ex2", dec_harmless}, {"tanh", dec_harmless}, {"fma", dec_harmless},
-    /* harmless: comparison, logic, movement, conversion */
-    {"set", dec_harmless}, {"setp", dec_harmless}, {"selp", dec_harmless}, {"slct", dec_harmless},
-    {"and", dec_harmless}, {"or", dec_harmless}, {"xor", dec_harmless}, {"not", dec_harmless},
-    {"cnot", dec_harmless}, {"lop3", dec_harmless}, {"shf", dec_harmless}, {"shl", dec_harmless},
-    {"shr", dec_harmless}, {"mov", dec_harmless}, {"prmt", dec_harmless}, {"cvt", dec_harmless},
-    /* harmless: video */
-    {"vadd", dec_harmless}, {"vsub", dec_harmless}, {"vabsdiff", dec_harmless}, {"vmin", dec_harmless},
-    {"vmax", dec_harmless}, {"vshl", dec_harmless}, {"vshr", dec_harmless}, {"vmad", dec_harmless},
-    {"vset", dec_harmless}, {"vadd2", dec_harmless}, {"vsub2", dec_harmless}, {"vavrg2", dec_harmless},
-    {"vabsdiff2", dec_harmless}, {"vmin2", dec_harmless}, {"vmax2", dec_harmless}, {"vset2", dec_harmless},
-    {"vadd4", dec_harmless}, {"vsub4", dec_harmless}, {"vavrg4", dec_harmless},
-    {"vabsdiff4", dec_harmless}, {"vmin4", dec_harmless}, {"vmax4", dec_harmless}, {"vset4", dec_harmless},
-    /* harmless: register-only matrix math, queries, hints with no access */
-    {"mma", dec_harmless}, {"movmatrix", dec_harmless}, {"createpolicy", dec_harmless},
-    {"istypep", dec_harmless}, {"txq", dec_harmless}, {"suq", dec_harmless},
-    {"nanosleep", dec_harmless}, {"pmevent", dec_harmless},
+    {"stacksave", dec_resource},
+    {"stmatrix", dec_stmatrix},
+    {"sub", dec_harmless},
+    {"subc", dec_harmless},
+    {"suld", dec_texsurf},
+    {"suq", dec_harmless},
+    {"sured", dec_texsurf},
+    {"sust", dec_texsurf},
+    {"szext", dec_harmless},
+    {"tanh", dec_harmless},
+    {"tensormap", dec_tensormap},
+    {"testp", dec_harmless},
+    {"tex", dec_texsurf},
+    {"tld4", dec_texsurf},
+    {"trap", dec_ctl},
+    {"txq", dec_harmless},
+    {"vabsdiff", dec_harmless},
+    {"vabsdiff2", dec_harmless},
+    {"vabsdiff4", dec_harmless},
+    {"vadd", dec_harmless},
+    {"vadd2", dec_harmless},
+    {"vadd4", dec_harmless},
+    {"vavrg2", dec_harmless},
+    {"vavrg4", dec_harmless},
+    {"vmad", dec_harmless},
+    {"vmax", dec_harmless},
+    {"vmax2", dec_harmless},
+    {"vmax4", dec_harmless},
+    {"vmin", dec_harmless},
+    {"vmin2", dec_harmless},
+    {"vmin4", dec_harmless},
+    {"vote", dec_warp},
+    {"vset", dec_harmless},
+    {"vset2", dec_harmless},
+    {"vset4", dec_harmless},
+    {"vshl", dec_harmless},
+    {"vshr", dec_harmless},
+    {"vsub", dec_harmless},
+    {"vsub2", dec_harmless},
+    {"vsub4", dec_harmless},
+    {"wgmma", dec_wgmma},
+    {"wmma", dec_wmma},
+    {"xor", dec_harmless},
 };
+
+static int cmp_opcode(const void *key, const void *entry)
+{
+    return strcmp((const char *)key, ((const OpcodeEntry *)entry)->opcode);
+}
 
 /* ---- special registers ---------------------------------------------------- */
 
-static const struct {
+typedef struct SregEntry {
     const char *name;
     ScPtxSreg sreg;
-} sregs[] = {
-    {"%tid", SC_PTX_SREG_TID},
-    {"%ntid", SC_PTX_SREG_NTID},
-    {"%laneid", SC_PTX_SREG_LANEID},
-    {"%warpid", SC_PTX_SREG_WARPID},
-    {"%nwarpid", SC_PTX_SREG_NWARPID},
-    {"%ctaid", SC_PTX_SREG_CTAID},
-    {"%nctaid", SC_PTX_SREG_NCTAID},
-    {"%smid", SC_PTX_SREG_SMID},
-    {"%nsmid", SC_PTX_SREG_NSMID},
-    {"%gridid", SC_PTX_SREG_GRIDID},
-    {"%clusterid", SC_PTX_SREG_CLUSTERID},
-    {"%nclusterid", SC_PTX_SREG_NCLUSTERID},
+} SregEntry;
+
+/* Sorted by strcmp for bsearch: every register operand is looked up. */
+static const SregEntry sregs[] = {
+    {"%aggr_smem_size", SC_PTX_SREG_SMEM_SIZE},
+    {"%clock", SC_PTX_SREG_CLOCK},
+    {"%clock64", SC_PTX_SREG_CLOCK},
+    {"%clock_hi", SC_PTX_SREG_CLOCK},
     {"%cluster_ctaid", SC_PTX_SREG_CLUSTER_CTAID},
-    {"%cluster_nctaid", SC_PTX_SREG_CLUSTER_NCTAID},
     {"%cluster_ctarank", SC_PTX_SREG_CLUSTER_CTARANK},
+    {"%cluster_nctaid", SC_PTX_SREG_CLUSTER_NCTAID},
     {"%cluster_nctarank", SC_PTX_SREG_CLUSTER_NCTARANK},
+    {"%clusterid", SC_PTX_SREG_CLUSTERID},
+    {"%ctaid", SC_PTX_SREG_CTAID},
+    {"%current_graph_exec", SC_PTX_SREG_CURRENT_GRAPH_EXEC},
+    {"%dynamic_smem_size", SC_PTX_SREG_SMEM_SIZE},
+    {"%globaltimer", SC_PTX_SREG_GLOBALTIMER},
+    {"%globaltimer_hi", SC_PTX_SREG_GLOBALTIMER},
+    {"%globaltimer_lo", SC_PTX_SREG_GLOBALTIMER},
+    {"%gridid", SC_PTX_SREG_GRIDID},
     {"%is_explicit_cluster", SC_PTX_SREG_IS_EXPLICIT_CLUSTER},
+    {"%laneid", SC_PTX_SREG_LANEID},
     {"%lanemask_eq", SC_PTX_SREG_LANEMASK},
-    {"%lanemask_le", SC_PTX_SREG_LANEMASK},
-    {"%lanemask_lt", SC_PTX_SREG_LANEMASK},
     {"%lanemask_ge", SC_PTX_SREG_LANEMASK},
     {"%lanemask_gt", SC_PTX_SREG_LANEMASK},
-    {"%clock", SC_PTX_SREG_CLOCK},
-    {"%clock_hi", SC_PTX_SREG_CLOCK},
-    {"%clock64", SC_PTX_SREG_CLOCK},
-    {"%globaltimer", SC_PTX_SREG_GLOBALTIMER},
-    {"%globaltimer_lo", SC_PTX_SREG_GLOBALTIMER},
-    {"%globaltimer_hi", SC_PTX_SREG_GLOBALTIMER},
+    {"%lanemask_le", SC_PTX_SREG_LANEMASK},
+    {"%lanemask_lt", SC_PTX_SREG_LANEMASK},
+    {"%nclusterid", SC_PTX_SREG_NCLUSTERID},
+    {"%nctaid", SC_PTX_SREG_NCTAID},
+    {"%nsmid", SC_PTX_SREG_NSMID},
+    {"%ntid", SC_PTX_SREG_NTID},
+    {"%nwarpid", SC_PTX_SREG_NWARPID},
+    {"%smid", SC_PTX_SREG_SMID},
+    {"%tid", SC_PTX_SREG_TID},
     {"%total_smem_size", SC_PTX_SREG_SMEM_SIZE},
-    {"%aggr_smem_size", SC_PTX_SREG_SMEM_SIZE},
-    {"%dynamic_smem_size", SC_PTX_SREG_SMEM_SIZE},
-    {"%current_graph_exec", SC_PTX_SREG_CURRENT_GRAPH_EXEC},
+    {"%warpid", SC_PTX_SREG_WARPID},
 };
+
+static int cmp_sreg(const void *key, const void *entry)
+{
+    return strcmp((const char *)key, ((const SregEntry *)entry)->name);
+}
 
 /* %pmN / %pmN_64, %envregN, %reserved_smem_*: families matched by prefix. */
 static bool digits_then(const char *s, const char *rest)
@@ -1835,9 +1906,15 @@ static bool digits_then(const char *s, const char *rest)
 
 int sc_ptx_sreg_lookup(const char *name)
 {
-    for (size_t i = 0; i < SC_ARRAY_LEN(sregs); i++)
-        if (eq(name, sregs[i].name))
-            return (int)sregs[i].sreg;
+    /* Virtual registers (%r12, %rd3, %p1 ...) are most operands: a name with
+     * a digit is special only in the three digit-bearing families below and
+     * %clock64, which saves the search for them. */
+    if (strpbrk(name, "0123456789") && strncmp(name, "%pm", 3) != 0 && strncmp(name, "%envreg", 7) != 0 &&
+        strcmp(name, "%clock64") != 0)
+        return -1;
+    const SregEntry *e = bsearch(name, sregs, SC_ARRAY_LEN(sregs), sizeof sregs[0], cmp_sreg);
+    if (e)
+        return (int)e->sreg;
     if (strncmp(name, "%pm", 3) == 0 && (digits_then(name + 3, "") || digits_then(name + 3, "_64")))
         return SC_PTX_SREG_PM;
     if (strncmp(name, "%envreg", 7) == 0 && digits_then(name + 7, ""))
@@ -1889,10 +1966,9 @@ void sc_ptx_classify(const ScPtxInstr *in, ScPtxSema *out)
         out->sregs |= operand_sregs(&in->ops[i], 0);
     if (!in->opcode)
         return set_unknown(out, "no opcode");
-    for (size_t i = 0; i < SC_ARRAY_LEN(opcodes); i++) {
-        if (eq(in->opcode, opcodes[i].opcode))
-            return opcodes[i].dec(in, out);
-    }
+    const OpcodeEntry *e = bsearch(in->opcode, opcodes, SC_ARRAY_LEN(opcodes), sizeof opcodes[0], cmp_opcode);
+    if (e)
+        return e->dec(in, out);
     set_unknown(out, "opcode '%s' is not known", in->opcode);
 }
 
