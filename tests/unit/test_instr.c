@@ -360,8 +360,212 @@ TEST(golden_modules)
     wait_all();
 }
 
+/* ---- refusals ------------------------------------------------------------------- */
+
+/* Instruments text that must be refused: err says why, the module is left as
+ * it was and the result empty. */
+static void check_refused(const char *text, const char *needle1, const char *needle2)
+{
+    ScPtxModule *m = parse_text(text, "refused.ptx");
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    char *before = print_module(m);
+    ScInstrResult res;
+    ScErr err = {0};
+    ScInstrOpts opts = {0};
+    CHECK(!sc_instr_module(m, &opts, &res, &err));
+    CHECK_CONTAINS(err.msg, needle1);
+    CHECK_CONTAINS(err.msg, needle2);
+    CHECK_INT(0, res.n_sites);
+    CHECK(res.sites == NULL && res.kernels == NULL);
+    char *after = print_module(m);
+    CHECK_STR(before, after);
+    free(before);
+    free(after);
+    sc_instr_result_free(&res);
+    sc_ptx_module_free(m);
+}
+
+#define HEADER ".version 8.0\n.target sm_75\n.address_size 64\n"
+
+TEST(refuses_unknown_instruction)
+{
+    check_refused(HEADER ".visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n"
+                         "st.global.u32 [%rd1], 1;\nfrobnicate.sync.b32 %rd1;\nret;\n}\n",
+                  "refused.ptx:9:1: error: instruction 'frobnicate.sync.b32'", "runs unchecked");
+}
+
+TEST(refuses_32bit_modules)
+{
+    check_refused(".version 8.0\n.target sm_75\n.address_size 32\n.visible .entry k()\n{\nret;\n}\n",
+                  ".address_size is 32", "64-bit modules only");
+}
+
+TEST(refuses_modules_using_the_prefix)
+{
+    check_refused(HEADER ".visible .global .u32 __scord_mine;\n.visible .entry k()\n{\nret;\n}\n", "__scord_mine",
+                  "instrumented already");
+}
+
+TEST(refuses_undeclared_address_registers)
+{
+    check_refused(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\nld.global.u32 %r1, [%rd7];\nret;\n}\n",
+                  "refused.ptx:7:1", "register %rd7 is not declared");
+}
+
+TEST(site_ids_start_at_the_base)
+{
+    ScPtxModule *m = parse_text(HEADER ".visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<2>;\n"
+                                       "ld.param.u64 %rd1, [p];\nst.global.u32 [%rd1], 1;\nbar.sync 0;\nret;\n}\n",
+                                "base.ptx");
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    ScInstrResult res;
+    ScErr err = {0};
+    ScInstrOpts opts = {.site_base = 1000};
+    CHECK(sc_instr_module(m, &opts, &res, &err));
+    CHECK_INT(2, res.n_sites);
+    CHECK_INT(1000, res.sites[0].id);
+    CHECK_INT(1001, res.sites[1].id);
+    CHECK_INT(SC_INSTR_SITE_ACCESS, res.sites[0].kind);
+    CHECK_INT(SC_INSTR_SITE_BARRIER, res.sites[1].kind);
+    CHECK_INT(SC_ABI_INFO(4, SC_ABI_KIND_WRITE, SC_ABI_SEM_WEAK, SC_ABI_SCOPE_NONE, SC_ABI_SPACE_GLOBAL),
+              res.sites[0].info);
+    char *text = print_module(m);
+    CHECK_CONTAINS(text, "st.param.b32 \t[__scord_a2], 1000;");
+    CHECK_CONTAINS(text, "st.param.b32 \t[__scord_a0], 1001;");
+    free(text);
+    sc_instr_result_free(&res);
+    sc_instr_result_free(&res); /* freeing an empty result is harmless */
+    sc_ptx_module_free(m);
+
+    /* The last id is UINT32_MAX - 1: UINT32_MAX means "no site" in race records. */
+    m = parse_text(HEADER ".visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n"
+                          "st.global.u32 [%rd1], 1;\nst.global.u32 [%rd1], 2;\nret;\n}\n",
+                   "base.ptx");
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    opts.site_base = UINT32_MAX - 1;
+    CHECK(!sc_instr_module(m, &opts, &res, &err));
+    CHECK_CONTAINS(err.msg, "site ids would pass");
+    sc_ptx_module_free(m);
+}
+
+/* ---- linking the runtime ---------------------------------------------------------- */
+
+static char *link_text(const char *user, const char *runtime, bool *ok, ScErr *err)
+{
+    ScPtxModule *m = parse_text(user, "user.ptx");
+    if (!m) {
+        *ok = false;
+        return NULL;
+    }
+    char *before = print_module(m);
+    *ok = sc_instr_link_runtime(m, runtime, err);
+    char *after = print_module(m);
+    if (!*ok) /* a refusal leaves the module as it was */
+        CHECK_STR(before, after);
+    free(before);
+    sc_ptx_module_free(m);
+    return after;
+}
+
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+TEST(link_merges_the_runtime)
+{
+    bool ok;
+    ScErr err = {0};
+    /* The user module declares vprintf itself: the runtime's prototype is not added again. */
+    char *out = link_text(".version 7.0\n.target sm_70\n.address_size 64\n"
+                          ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 a, .param .b64 b);\n"
+                          ".visible .entry k()\n{\nret;\n}\n",
+                          stub_runtime(), &ok, &err);
+    CHECK(ok);
+    CHECK_CONTAINS(out, ".version 8.0\n.target sm_75\n");
+    CHECK_INT(1, count(out, "vprintf("));
+    CHECK_INT(2, count(out, ".visible .func __scord_access("));  /* prototype and definition */
+    CHECK_INT(1, count(out, ".visible .global .align 8 .u64 __scord_state;"));
+    /* Variables come before the function bodies that read them. */
+    CHECK(strstr(out, "__scord_state;") < strstr(out, "ld.global.u64 \t%rd1, [__scord_state];"));
+    free(out);
+
+    /* Newer modules are not lowered: sm_90a and 8.5 stay. */
+    out = link_text(".version 8.5\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\nret;\n}\n",
+                    stub_runtime(), &ok, &err);
+    CHECK(ok);
+    CHECK_CONTAINS(out, ".version 8.5\n.target sm_90a\n");
+    CHECK_INT(1, count(out, "vprintf("));
+    free(out);
+}
+
+TEST(link_refuses_what_it_cannot_merge)
+{
+    static const char *const user = HEADER ".visible .entry k()\n{\nret;\n}\n";
+    static const char *const rt_head = HEADER ".visible .func __scord_exit()\n{\nret;\n}\n";
+    bool ok;
+    ScErr err = {0};
+    char rt[512];
+
+    char *out = link_text(HEADER ".global .u32 __scord_state;\n", stub_runtime(), &ok, &err);
+    CHECK(!ok);
+    CHECK_CONTAINS(err.msg, "'__scord_state'");
+    free(out);
+
+    snprintf(rt, sizeof rt, "%s.file 1 \"devrt.cu\"\n", rt_head);
+    err = (ScErr){0};
+    free(link_text(user, rt, &ok, &err));
+    CHECK(!ok);
+    CHECK_CONTAINS(err.msg, "without -lineinfo and -G");
+
+    snprintf(rt, sizeof rt, "%s.global .align 1 .b8 $str[4];\n", rt_head);
+    err = (ScErr){0};
+    free(link_text(user, rt, &ok, &err));
+    CHECK(!ok);
+    CHECK_CONTAINS(err.msg, "scord device runtime:8:1: error: a runtime variable's name");
+    CHECK_CONTAINS(err.msg, "'$str'");
+
+    snprintf(rt, sizeof rt, "%s.visible .func helper()\n{\nret;\n}\n", rt_head);
+    err = (ScErr){0};
+    free(link_text(user, rt, &ok, &err));
+    CHECK(!ok);
+    CHECK_CONTAINS(err.msg, "'helper'");
+
+    snprintf(rt, sizeof rt, "%s.visible .entry __scord_kernel()\n{\nret;\n}\n", rt_head);
+    err = (ScErr){0};
+    free(link_text(user, rt, &ok, &err));
+    CHECK(!ok);
+    CHECK_CONTAINS(err.msg, "defines a kernel");
+
+    err = (ScErr){0};
+    free(link_text(user, ".version 8.0\n.target sm_75\n.address_size 32\n", &ok, &err));
+    CHECK(!ok);
+    CHECK_CONTAINS(err.msg, "64-bit");
+
+    err = (ScErr){0};
+    free(link_text(user, "not ptx", &ok, &err));
+    CHECK(!ok);
+    CHECK_CONTAINS(err.msg, "scord device runtime:1:1: error");
+}
+
 int main(void)
 {
     RUN(golden_modules);
+    RUN(refuses_unknown_instruction);
+    RUN(refuses_32bit_modules);
+    RUN(refuses_modules_using_the_prefix);
+    RUN(refuses_undeclared_address_registers);
+    RUN(site_ids_start_at_the_base);
+    RUN(link_merges_the_runtime);
+    RUN(link_refuses_what_it_cannot_merge);
     return TEST_REPORT();
 }
