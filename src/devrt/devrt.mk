@@ -9,6 +9,9 @@ DEVRT_EMBED     := $(DEVRT_DIR)/devrt_ptx.c
 DEVRT_ABI_FUNCS := __scord_access __scord_bar_arrive __scord_bar_pass __scord_syncwarp \
                    __scord_entry __scord_exit
 DEVRT_NVCCFLAGS := -ptx -rdc=true -arch=compute_75 -Isrc
+# The .version the embedded text declares: what sm_75 itself needs (the runtime's
+# instructions need no more; test_devrt assembles the embedded text to prove it).
+DEVRT_PTX_VERSION := 6.3
 
 CORE_SRCS += $(DEVRT_EMBED)
 
@@ -19,5 +22,6 @@ $(DEVRT_PTX): src/devrt/devrt.cu $(wildcard src/devrt/*.h src/rules/*.h) \
 	@mv $@.tmp $@
 
 $(DEVRT_EMBED): $(DEVRT_PTX) src/devrt/devrt_embed.awk
-	awk -v abi="$(DEVRT_ABI_FUNCS)" -f src/devrt/devrt_embed.awk $< > $@.tmp
+	awk -v abi="$(DEVRT_ABI_FUNCS)" -v version=$(DEVRT_PTX_VERSION) \
+	    -f src/devrt/devrt_embed.awk $< > $@.tmp
 	@mv $@.tmp $@

@@ -1,8 +1,13 @@
 # devrt_embed.awk: checks the device runtime's PTX and writes it as a C string.
-# Usage: awk -v abi="__scord_access __scord_exit ..." -f devrt_embed.awk devrt.ptx > out.c
+# Usage: awk -v abi="__scord_access __scord_exit ..." -v version=6.3 \
+#            -f devrt_embed.awk devrt.ptx > out.c
 # Fails (exit 1, nothing usable written) when a function of abi is not defined as a
 # .visible .func, or when anything declared at module scope is not named __scord_*:
 # the text is appended to user modules, so every name it brings must be ours.
+# The text declares `.version <version>`, the lowest PTX ISA its instructions need
+# (what nvcc wrote is that of the toolkit), so that the instrumenter raises a user
+# module's .version no further than the runtime needs; `.pragma "used_bytes_mask"`
+# lines, load hints that need PTX ISA 8.3, are left out for the same reason.
 
 function fail(msg) {
     if (at_end)
@@ -31,6 +36,10 @@ function declared_name(line,    rest) {
 }
 
 BEGIN {
+    if (version !~ /^[0-9]+\.[0-9]+$/) {
+        print "devrt_embed.awk: give -v version=MAJOR.MINOR" > "/dev/stderr"
+        exit 1
+    }
     n_abi = split(abi, abi_names, /[ \t]+/)
     for (i = 1; i <= n_abi; i++)
         wanted[abi_names[i]] = 1
@@ -49,6 +58,14 @@ BEGIN {
         fail("module-scope name '" name "' does not start with __scord_")
     else if ($0 ~ /^\.visible[ \t]+\.func/ && name in wanted)
         defined[name] = 1
+}
+
+/^\.version[ \t]/ {
+    $0 = ".version " version
+}
+
+/^[ \t]*\.pragma[ \t]+"used_bytes_mask/ {
+    next
 }
 
 {

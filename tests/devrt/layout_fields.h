@@ -1,0 +1,63 @@
+/* layout_fields.h: what the host and nvcc must agree on about devrt_state.h (sizes and
+ * field offsets), as one X-macro list for layout_probe.cuh and test_devrt.c:
+ * SC_DEVRT_LAYOUT(SIZE, FIELD) expands SIZE(type) and FIELD(type, field). */
+#ifndef SC_DEVRT_LAYOUT_FIELDS_H
+#define SC_DEVRT_LAYOUT_FIELDS_H
+
+#define SC_DEVRT_LAYOUT(SIZE, FIELD)                                                           \
+    SIZE(ScDevRecord)                                                                          \
+    FIELD(ScDevRecord, key)                                                                    \
+    FIELD(ScDevRecord, addr)                                                                   \
+    FIELD(ScDevRecord, occurrences)                                                            \
+    FIELD(ScDevRecord, cause)                                                                  \
+    FIELD(ScDevRecord, cur_site)                                                               \
+    FIELD(ScDevRecord, prev_site)                                                              \
+    FIELD(ScDevRecord, cur_info)                                                               \
+    FIELD(ScDevRecord, prev_info)                                                              \
+    FIELD(ScDevRecord, cur_block)                                                              \
+    FIELD(ScDevRecord, cur_thread)                                                             \
+    FIELD(ScDevRecord, prev_block)                                                             \
+    FIELD(ScDevRecord, prev_thread)                                                            \
+    SIZE(ScDevThread)                                                                          \
+    FIELD(ScDevThread, bar_epoch)                                                              \
+    FIELD(ScDevThread, warp_epoch)                                                             \
+    SIZE(ScDevBlock)                                                                           \
+    FIELD(ScDevBlock, live_threads)                                                            \
+    FIELD(ScDevBlock, slot_bit)                                                                \
+    FIELD(ScDevBlock, sm)                                                                      \
+    FIELD(ScDevBlock, divergent)                                                               \
+    FIELD(ScDevBlock, bar_site)                                                                \
+    FIELD(ScDevBlock, bar_first)                                                               \
+    FIELD(ScDevBlock, exited_lanes)                                                            \
+    FIELD(ScDevBlock, bar_arrived)                                                             \
+    FIELD(ScDevBlock, bar_state)                                                               \
+    FIELD(ScDevBlock, clk_busy)                                                                \
+    FIELD(ScDevBlock, bar_count)                                                               \
+    FIELD(ScDevBlock, named_count)                                                             \
+    FIELD(ScDevBlock, named_warps)                                                             \
+    FIELD(ScDevBlock, clk)                                                                     \
+    SIZE(ScRulesBlockClk)                                                                      \
+    SIZE(ScRulesWarpClk)                                                                       \
+    SIZE(ScDevLaunch)                                                                          \
+    FIELD(ScDevLaunch, launch_tag)                                                             \
+    FIELD(ScDevLaunch, enabled)                                                                \
+    FIELD(ScDevLaunch, slots_per_sm)                                                           \
+    FIELD(ScDevLaunch, threads_per_block)                                                      \
+    FIELD(ScDevLaunch, shared_words)                                                           \
+    FIELD(ScDevLaunch, records_cap)                                                            \
+    FIELD(ScDevLaunch, records_used)                                                           \
+    FIELD(ScDevLaunch, sm_ids)                                                                 \
+    FIELD(ScDevLaunch, slot_bitmap)                                                            \
+    FIELD(ScDevLaunch, threads)                                                                \
+    FIELD(ScDevLaunch, blocks)                                                                 \
+    FIELD(ScDevLaunch, shared_shadow)                                                          \
+    FIELD(ScDevLaunch, shadow_dir)                                                             \
+    FIELD(ScDevLaunch, records)                                                                \
+    FIELD(ScDevLaunch, unchecked_accesses)                                                     \
+    FIELD(ScDevLaunch, unchecked_blocks)                                                       \
+    FIELD(ScDevLaunch, split_cap)                                                              \
+    FIELD(ScDevLaunch, warp_clocks)                                                            \
+    FIELD(ScDevLaunch, split_pool)                                                             \
+    FIELD(ScDevLaunch, split_used)
+
+#endif

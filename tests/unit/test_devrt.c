@@ -1,0 +1,363 @@
+/* test_devrt.c: the device runtime as the library embeds it: it parses, defines every
+ * call of devrt_abi.h with its parameters and nothing outside the __scord_ prefix,
+ * assembles for sm_75 and sm_90 alone and linked into a kernel, and nvcc lays out
+ * devrt_state.h as the host compiler does. Nothing here runs on a GPU. */
+#include "devrt/devrt.h"
+#include "devrt/devrt_abi.h"
+#include "devrt/devrt_state.h"
+#include "devrt/layout_fields.h"
+#include "ptx/ptx.h"
+#include "ptx_core/ptx_test_util.h"
+#include "report/report.h"
+#include "sc_test.h"
+
+/* The calls of devrt_abi.h and their .param types, in order. */
+static const struct {
+    const char *name;
+    const char *params[4];
+    uint32_t n_params;
+} abi[] = {
+    {"__scord_access", {"b64", "b32", "b32", "b64"}, 4},
+    {"__scord_bar_arrive", {"b32", "b32", "b32"}, 3},
+    {"__scord_bar_pass", {"b32", "b32", "b32"}, 3},
+    {"__scord_syncwarp", {"b32", "b32"}, 2},
+    {"__scord_entry", {"b32"}, 1},
+    {"__scord_exit", {NULL}, 0},
+};
+
+static char dir[512];
+
+static void path_in(char *out, size_t cap, const char *name)
+{
+    snprintf(out, cap, "%s/%s", dir, name);
+}
+
+static ScPtxModule *parse_runtime(void)
+{
+    ScErr err = {0};
+    ScPtxModule *m = sc_ptx_parse(sc_devrt_ptx, sc_devrt_ptx_len, "devrt.ptx", &err);
+    if (!m)
+        printf("parse error: %s\n", err.msg);
+    return m;
+}
+
+/* Runs ptxas on text written to dir/name; prints the log when it fails. */
+static int assemble(const char *name, const char *text, size_t len, const char *arch)
+{
+    char path[600], log[700];
+    path_in(path, sizeof path, name);
+    snprintf(log, sizeof log, "%s.%s.log", path, arch);
+    if (ptxt_write_file(path, text, len) != 0)
+        return -1;
+    int rc = ptxt_run_ptxas(path, arch, log);
+    if (rc != 0)
+        ptxt_print_log(log);
+    return rc;
+}
+
+TEST(embedded_text_is_whole)
+{
+    CHECK_INT(strlen(sc_devrt_ptx), sc_devrt_ptx_len);
+    CHECK(sc_devrt_ptx_len > 1000);
+    /* The embedder declares the lowest ISA the runtime needs and drops load hints
+     * that would need a newer one. */
+    CHECK(strstr(sc_devrt_ptx, "\n.version 6.3\n") != NULL);
+    CHECK(strstr(sc_devrt_ptx, "\n.target sm_75\n") != NULL);
+    CHECK(strstr(sc_devrt_ptx, "\n.address_size 64\n") != NULL);
+    CHECK(strstr(sc_devrt_ptx, "used_bytes_mask") == NULL);
+}
+
+TEST(defines_every_abi_call_with_its_parameters)
+{
+    ScPtxModule *m = parse_runtime();
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    for (size_t i = 0; i < SC_ARRAY_LEN(abi); i++) {
+        ScPtxFunc *f = sc_ptx_find_func(m, abi[i].name);
+        CHECK(f != NULL);
+        if (!f) {
+            printf("  missing %s\n", abi[i].name);
+            continue;
+        }
+        CHECK(f->linkage == SC_PTX_LINK_VISIBLE);
+        CHECK(!f->is_entry);
+        CHECK(f->has_body);
+        CHECK_INT(0, f->n_rets);
+        CHECK_INT(abi[i].n_params, f->n_params);
+        for (uint32_t p = 0; p < f->n_params && p < abi[i].n_params; p++) {
+            CHECK_STR("param", f->params[p].space);
+            CHECK_STR(abi[i].params[p], f->params[p].type);
+            CHECK_INT(0, f->params[p].vec);
+        }
+    }
+    sc_ptx_module_free(m);
+}
+
+/* The text joins user modules: every name it declares must be one of ours, it must
+ * need nothing from outside, and its state must be the variables the host looks up. */
+TEST(declares_only_scord_names)
+{
+    ScPtxModule *m = parse_runtime();
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    int funcs = 0, vars = 0;
+    bool state = false, slot = false;
+    for (const ScPtxItem *it = m->first; it; it = it->next) {
+        if (it->kind == SC_PTX_ITEM_FUNC) {
+            const ScPtxFunc *f = it->u.func;
+            funcs++;
+            CHECK(strncmp(f->name, "__scord_", 8) == 0);
+            CHECK(f->linkage != SC_PTX_LINK_EXTERN);
+            CHECK(!f->is_entry);
+            if (strncmp(f->name, "__scord_", 8) != 0)
+                printf("  function %s\n", f->name);
+        } else if (it->kind == SC_PTX_ITEM_VAR) {
+            const ScPtxVar *v = &it->u.var;
+            for (uint32_t d = 0; d < v->n_decls; d++) {
+                vars++;
+                CHECK(strncmp(v->decls[d].name, "__scord_", 8) == 0);
+                CHECK(v->linkage != SC_PTX_LINK_EXTERN);
+                if (strcmp(v->decls[d].name, "__scord_state") == 0) {
+                    state = true;
+                    CHECK_STR("global", v->space);
+                    CHECK_STR("u64", v->type);
+                    CHECK(v->linkage == SC_PTX_LINK_VISIBLE);
+                    CHECK(v->decls[d].init == NULL);
+                }
+                if (strcmp(v->decls[d].name, "__scord_slot") == 0) {
+                    slot = true;
+                    CHECK_STR("shared", v->space);
+                    CHECK_STR("u32", v->type);
+                }
+            }
+        }
+    }
+    CHECK(funcs >= (int)SC_ARRAY_LEN(abi));
+    CHECK_INT(2, vars);
+    CHECK(state);
+    CHECK(slot);
+    sc_ptx_module_free(m);
+}
+
+TEST(assembles_alone)
+{
+    CHECK_INT(0, assemble("runtime.ptx", sc_devrt_ptx, sc_devrt_ptx_len, "sm_75"));
+    CHECK_INT(0, assemble("runtime.ptx", sc_devrt_ptx, sc_devrt_ptx_len, "sm_90"));
+}
+
+/* The caller's text with its `.extern .func NAME (...) ;` declarations of the runtime's
+ * calls removed and the runtime's text (from its first line after .address_size) put
+ * right after its header: what appending the runtime to a module amounts to. */
+static char *link_into(const char *caller, size_t len, size_t *out_len)
+{
+    ScBuf b = {0};
+    const char *rt = strstr(sc_devrt_ptx, ".address_size 64\n");
+    const char *hdr = strstr(caller, ".address_size 64\n");
+    if (!rt || !hdr)
+        return NULL;
+    rt += strlen(".address_size 64\n");
+    hdr += strlen(".address_size 64\n");
+    sc_buf_append(&b, caller, (size_t)(hdr - caller));
+    sc_buf_append(&b, rt, strlen(rt));
+    for (const char *p = hdr; p < caller + len;) {
+        const char *eol = memchr(p, '\n', (size_t)(caller + len - p));
+        size_t n = eol ? (size_t)(eol - p) + 1 : (size_t)(caller + len - p);
+        if (strncmp(p, ".extern .func __scord_", 22) == 0) {
+            const char *end = strstr(p, "\n;\n");
+            if (!end) {
+                sc_buf_free(&b);
+                return NULL;
+            }
+            p = end + 3;
+            continue;
+        }
+        sc_buf_append(&b, p, n);
+        p += n;
+    }
+    if (b.oom) {
+        sc_buf_free(&b);
+        return NULL;
+    }
+    *out_len = b.len;
+    return sc_buf_take(&b);
+}
+
+TEST(assembles_linked_into_a_kernel)
+{
+    char path[600];
+    path_in(path, sizeof path, "caller.ptx");
+    size_t len = 0;
+    char *caller = ptxt_read_file(path, &len);
+    CHECK(caller != NULL);
+    if (!caller)
+        return;
+    CHECK(strstr(caller, ".extern .func __scord_access") != NULL);
+    size_t n = 0;
+    char *linked = link_into(caller, len, &n);
+    CHECK(linked != NULL);
+    if (linked) {
+        CHECK(strstr(linked, ".extern") == NULL);
+        ScErr err = {0};
+        ScPtxModule *m = sc_ptx_parse(linked, n, "linked.ptx", &err);
+        CHECK(m != NULL);
+        if (m) {
+            CHECK(sc_ptx_find_func(m, "sc_devrt_caller") != NULL);
+            CHECK(sc_ptx_find_func(m, "__scord_access")->has_body);
+            sc_ptx_module_free(m);
+        }
+        CHECK_INT(0, assemble("linked.ptx", linked, n, "sm_75"));
+        CHECK_INT(0, assemble("linked.ptx", linked, n, "sm_90"));
+    }
+    free(linked);
+    free(caller);
+}
+
+/* "{56, 0, 0, 0, 0, ...}": the initializer of a .b8 array of `size` bytes, read back
+ * as little-endian words (nvcc leaves trailing zero bytes out). Returns the bytes
+ * written, or 0 when there are more than `size`. */
+static size_t read_layout(const char *init, size_t size, uint32_t *out)
+{
+    size_t bytes = 0;
+    memset(out, 0, size);
+    for (const char *p = init; *p;) {
+        if (*p < '0' || *p > '9') {
+            p++;
+            continue;
+        }
+        char *end;
+        unsigned long v = strtoul(p, &end, 10);
+        p = end;
+        if (bytes == size)
+            return 0;
+        out[bytes / 4] |= (uint32_t)(v & 0xff) << (8 * (bytes % 4));
+        bytes++;
+    }
+    return bytes;
+}
+
+TEST(nvcc_lays_out_the_state_as_the_host_does)
+{
+#define HOST_SIZE(type) (uint32_t) sizeof(type),
+#define HOST_FIELD(type, field) (uint32_t) offsetof(type, field),
+    static const uint32_t host[] = {SC_DEVRT_LAYOUT(HOST_SIZE, HOST_FIELD) 0u};
+#define NAME_SIZE(type) "sizeof(" #type ")",
+#define NAME_FIELD(type, field) #type "." #field,
+    static const char *const names[] = {SC_DEVRT_LAYOUT(NAME_SIZE, NAME_FIELD) "end"};
+    char path[600];
+    path_in(path, sizeof path, "layout.ptx");
+    size_t len = 0;
+    char *text = ptxt_read_file(path, &len);
+    CHECK(text != NULL);
+    if (!text)
+        return;
+    ScErr err = {0};
+    ScPtxModule *m = sc_ptx_parse(text, len, path, &err);
+    CHECK(m != NULL);
+    const ScPtxDeclarator *d = NULL;
+    for (const ScPtxItem *it = m ? m->first : NULL; it; it = it->next)
+        if (it->kind == SC_PTX_ITEM_VAR && strcmp(it->u.var.decls[0].name, "sc_devrt_layout") == 0)
+            d = &it->u.var.decls[0];
+    CHECK(d && d->init && d->n_dims == 1);
+    if (d && d->init && d->n_dims == 1) {
+        uint32_t dev[SC_ARRAY_LEN(host)];
+        CHECK_INT(sizeof dev, d->dims[0]);
+        CHECK(read_layout(d->init, sizeof dev, dev) > 0);
+        for (size_t i = 0; i < SC_ARRAY_LEN(host); i++)
+            if (dev[i] != host[i]) {
+                printf("  %s: device %u, host %u\n", names[i], dev[i], host[i]);
+                CHECK_INT(host[i], dev[i]);
+            }
+    }
+    if (m)
+        sc_ptx_module_free(m);
+    free(text);
+}
+
+/* Keys hold the cause and both sites exactly and never read as free or busy. */
+TEST(record_keys)
+{
+    uint64_t lo = SC_DEV_KEY(0, 0, 0), hi = SC_DEV_KEY(SC_CAUSE_COUNT_ - 1, SC_DEV_SITE_LIMIT,
+                                                        SC_DEV_SITE_LIMIT);
+    CHECK(lo != 0 && lo != SC_DEV_KEY_BUSY);
+    CHECK(hi != 0 && hi != SC_DEV_KEY_BUSY);
+    CHECK(SC_DEV_KEY(1, 2, 3) != SC_DEV_KEY(1, 3, 2));
+    CHECK(SC_DEV_KEY(1, 2, 3) != SC_DEV_KEY(2, 2, 3));
+    CHECK_INT(5, (SC_DEV_KEY(4, 7, 9) >> (2 * SC_DEV_SITE_BITS)));
+    CHECK_INT(7, (SC_DEV_KEY(4, 7, 9) >> SC_DEV_SITE_BITS) & SC_DEV_SITE_LIMIT);
+    CHECK_INT(9, SC_DEV_KEY(4, 7, 9) & SC_DEV_SITE_LIMIT);
+    /* The cause field has room for every cause of the report. */
+    CHECK(SC_CAUSE_COUNT_ + 1 < (1 << (64 - 2 * SC_DEV_SITE_BITS)) - 1);
+    /* The host's "no site" and the device's are the same value. */
+    CHECK_INT(SC_REPORT_SITE_NONE, SC_DEV_SITE_NONE);
+    /* The runtime's 21-bit info fits the rules' site word. */
+    CHECK_INT(0x1fffff, SC_ABI_INFO(255, 7, 15, 7, 7));
+}
+
+/* Runs the embedder on `ptx`; returns its exit status, its stderr in log. */
+static int embed(const char *name, const char *ptx, const char *abi_names, char *log, size_t cap)
+{
+    char in[600], logpath[700];
+    path_in(in, sizeof in, name);
+    snprintf(logpath, sizeof logpath, "%s.log", in);
+    if (ptxt_write_file(in, ptx, strlen(ptx)) != 0)
+        return -1;
+    char abiarg[256];
+    snprintf(abiarg, sizeof abiarg, "abi=%s", abi_names);
+    char *argv[] = {"awk", "-v", abiarg, "-v", "version=6.3", "-f", "src/devrt/devrt_embed.awk",
+                    in, NULL};
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, logpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid;
+    int rc = posix_spawnp(&pid, "awk", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0)
+        return -1;
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    size_t n = 0;
+    char *text = ptxt_read_file(logpath, &n);
+    snprintf(log, cap, "%s", text ? text : "");
+    free(text);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+TEST(embedder_refuses_foreign_names)
+{
+    static const char header[] = ".version 9.0\n.target sm_75\n.address_size 64\n";
+    char ptx[1024], log[2048];
+    snprintf(ptx, sizeof ptx, "%s.visible .func __scord_x()\n{\n\tret;\n}\n", header);
+    CHECK_INT(0, embed("good.ptx", ptx, "__scord_x", log, sizeof log));
+    snprintf(ptx, sizeof ptx, "%s.func _ZL6helperj(\n\t.param .b32 p\n)\n{\n\tret;\n}\n", header);
+    CHECK_INT(1, embed("helper.ptx", ptx, "", log, sizeof log));
+    CHECK_CONTAINS(log, "helper.ptx:4: error: module-scope name '_ZL6helperj' does not start with __scord_");
+    snprintf(ptx, sizeof ptx, "%s.global .align 4 .b8 table[16];\n", header);
+    CHECK_INT(1, embed("var.ptx", ptx, "", log, sizeof log));
+    CHECK_CONTAINS(log, "module-scope name 'table' does not start");
+    snprintf(ptx, sizeof ptx, "%s.extern .func (.param .b32 r) vprintf(\n", header);
+    CHECK_INT(1, embed("extern.ptx", ptx, "", log, sizeof log));
+    CHECK_CONTAINS(log, "must not need anything from outside (vprintf)");
+    snprintf(ptx, sizeof ptx, "%s.func __scord_x()\n{\n\tret;\n}\n", header);
+    CHECK_INT(1, embed("hidden.ptx", ptx, "__scord_x", log, sizeof log));
+    CHECK_CONTAINS(log, "hidden.ptx: error: ABI function __scord_x is not defined as a .visible .func");
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "%s/testdata/devrt", sc_test_build_dir());
+    ptxt_mkdirs(dir);
+    RUN(embedded_text_is_whole);
+    RUN(defines_every_abi_call_with_its_parameters);
+    RUN(declares_only_scord_names);
+    RUN(assembles_alone);
+    RUN(assembles_linked_into_a_kernel);
+    RUN(nvcc_lays_out_the_state_as_the_host_does);
+    RUN(record_keys);
+    RUN(embedder_refuses_foreign_names);
+    return TEST_REPORT();
+}
