@@ -131,6 +131,15 @@ static bool emit_value(Emitter *e, const ScInstrValue *v)
     if (!t)
         return false;
     ScBuf *c = &e->code;
+    /* Floating-point registers are moved as bits into an integer one first. */
+    const char *bits = NULL;
+    if (r->is_float && (r->bits == 16 || r->bits == 32)) {
+        if (!(bits = r->bits == 16 ? fresh(e, &e->b16, "b16") : fresh(e, &e->b32, "b32")))
+            return false;
+        sc_buf_printf(c, "mov.b%u %s, ", r->bits, bits);
+        opnd(c, r->op);
+        sc_buf_puts(c, ";\n");
+    }
     switch (r->bits) {
     case 128: {
         const char *hi = fresh(e, &e->hi, "b64");
@@ -142,37 +151,15 @@ static bool emit_value(Emitter *e, const ScInstrValue *v)
     case 64:
         sc_buf_printf(c, "mov.b64 %s, ", t);
         break;
-    case 32:
-        if (r->is_float) {
-            const char *t32 = fresh(e, &e->b32, "b32");
-            if (!t32)
-                return false;
-            sc_buf_printf(c, "mov.b32 %s, ", t32);
-            opnd(c, r->op);
-            sc_buf_printf(c, ";\ncvt.u64.u32 %s, %s;\n", t, t32);
-            goto mask;
-        }
-        sc_buf_printf(c, "cvt.u64.u32 %s, ", t);
-        break;
-    case 16:
-        if (r->is_float) {
-            const char *t16 = fresh(e, &e->b16, "b16");
-            if (!t16)
-                return false;
-            sc_buf_printf(c, "mov.b16 %s, ", t16);
-            opnd(c, r->op);
-            sc_buf_printf(c, ";\ncvt.u64.u16 %s, %s;\n", t, t16);
-            goto mask;
-        }
-        sc_buf_printf(c, "cvt.u64.u16 %s, ", t);
-        break;
-    default: /* 8 */
-        sc_buf_printf(c, "cvt.u64.u8 %s, ", t);
+    default: /* 8, 16, 32 */
+        sc_buf_printf(c, "cvt.u64.u%u %s, ", r->bits, t);
         break;
     }
-    opnd(c, r->op);
+    if (bits)
+        sc_buf_puts(c, bits);
+    else
+        opnd(c, r->op);
     sc_buf_puts(c, ";\n");
-mask:
     if (v->keep_bits < have)
         sc_buf_printf(c, "and.b64 %s, %s, 0x%llx;\n", t, t,
                       (unsigned long long)((UINT64_C(1) << v->keep_bits) - 1));

@@ -23,7 +23,6 @@ typedef struct RegDecl {
 typedef struct Planner {
     ScPtxModule *m;
     ScInstrSites *sites;
-    ScInstrPlan *plan;
     ScInstrFuncPlan *fp;
     RegDecl *regs;
     size_t n_regs, cap_regs;
@@ -676,10 +675,9 @@ static bool plan_func(Planner *p, ScPtxFunc *f)
 static void propagate_unchecked(ScInstrPlan *plan, ScInstrResult *res)
 {
     uint32_t n = plan->n_funcs;
-    uint32_t any_func = 0;
     for (bool changed = true; changed;) {
         changed = false;
-        any_func = 0;
+        uint32_t any_func = 0;
         for (uint32_t i = 0; i < n; i++)
             if (plan->funcs[i].kernel < 0)
                 any_func |= plan->funcs[i].unchecked;
@@ -710,7 +708,7 @@ bool sc_instr_plan(ScPtxModule *m, ScInstrSites *sites, ScInstrPlan *plan, ScErr
             n++;
     if (n && !(plan->funcs = calloc(n, sizeof *plan->funcs)))
         return sc_err_set(err, "out of memory");
-    Planner p = {.m = m, .sites = sites, .plan = plan, .err = err};
+    Planner p = {.m = m, .sites = sites, .err = err};
     bool ok = true;
     for (ScPtxItem *it = m->first; it && ok; it = it->next) {
         if (it->kind != SC_PTX_ITEM_FUNC || !it->u.func->has_body)

@@ -557,6 +557,354 @@ TEST(link_refuses_what_it_cannot_merge)
     CHECK_CONTAINS(err.msg, "scord device runtime:1:1: error");
 }
 
+/* ---- the corpus -------------------------------------------------------------------- */
+
+/* Every statement of every body, printed one a line; with only_original,
+ * those the parser read (inserted ones are at 0:0). */
+static char *statements(const ScPtxModule *m, bool only_original)
+{
+    ScBuf b = {0};
+    for (const ScPtxItem *it = m->first; it; it = it->next) {
+        if (it->kind != SC_PTX_ITEM_FUNC)
+            continue;
+        for (const ScPtxStmt *s = it->u.func->first; s; s = s->next) {
+            if (only_original && s->pos.line == 0)
+                continue;
+            sc_ptx_print_stmt(s, &b);
+            sc_buf_puts(&b, "\n");
+        }
+    }
+    return sc_buf_take(&b);
+}
+
+static bool writes_fresh(const ScPtxOperand *o)
+{
+    if (o->kind == SC_PTX_OPND_VEC) { /* mov.b128 {lo, hi}, %q */
+        for (uint32_t i = 0; i < o->u.list.n; i++)
+            if (!writes_fresh(&o->u.list.items[i]))
+                return false;
+        return o->u.list.n > 0;
+    }
+    return o->kind == SC_PTX_OPND_REG && strncmp(o->text, "%__sc", 5) == 0;
+}
+
+/* Inserted code writes nothing but fresh registers and the call's own .param
+ * variables, and branches only over itself. */
+static bool inserted_code_ok(const ScPtxModule *m, ScBuf *why)
+{
+    for (const ScPtxItem *it = m->first; it; it = it->next) {
+        if (it->kind != SC_PTX_ITEM_FUNC)
+            continue;
+        for (const ScPtxStmt *s = it->u.func->first; s; s = s->next) {
+            if (s->pos.line != 0 || s->kind != SC_PTX_STMT_INSTR)
+                continue;
+            const ScPtxInstr *in = &s->u.instr;
+            const char *op = in->opcode;
+            bool ok;
+            if (strcmp(op, "call") == 0)
+                ok = in->n_ops >= 1 && strncmp(in->ops[0].text, "__scord_", 8) == 0;
+            else if (strcmp(op, "st") == 0)
+                ok = sc_ptx_instr_has_mod(s, "param") && in->ops[0].u.addr.base->kind == SC_PTX_OPND_SYMBOL &&
+                     strncmp(in->ops[0].u.addr.base->text, "__scord_a", 9) == 0;
+            else if (strcmp(op, "bra") == 0)
+                ok = in->n_ops == 1 && strncmp(in->ops[0].text, "$__scL", 6) == 0;
+            else
+                ok = in->n_ops >= 1 && writes_fresh(&in->ops[0]);
+            if (!ok) {
+                sc_ptx_print_stmt(s, why);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+typedef struct Totals {
+    int modules, refused;
+    unsigned sites, access, barrier, syncwarp, entry, exit, unchecked;
+} Totals;
+
+/* Instruments one corpus module, links the runtime and starts ptxas on it. */
+static int check_corpus_module(const char *path, const char *out, const char *runtime, Totals *t)
+{
+    size_t len;
+    char *text = ptxt_read_file(path, &len);
+    if (!text) {
+        printf("cannot read %s\n", path);
+        CHECK(0);
+        return 0;
+    }
+    ScErr err = {0};
+    ScPtxModule *m = sc_ptx_parse(text, len, path, &err);
+    free(text);
+    if (!m) {
+        printf("%s\n", err.msg);
+        CHECK(0);
+        return 0;
+    }
+    t->modules++;
+    char *original = statements(m, false);
+    ScInstrResult res;
+    ScInstrOpts opts = {0};
+    int runs = 0;
+    if (!sc_instr_module(m, &opts, &res, &err)) {
+        t->refused++;
+        printf("FAIL %s refused: %s\n", path, err.msg);
+        CHECK(0);
+    } else {
+        t->sites += res.n_sites;
+        t->access += res.n_access;
+        t->barrier += res.n_barrier;
+        t->syncwarp += res.n_syncwarp;
+        t->entry += res.n_entry;
+        t->exit += res.n_exit;
+        t->unchecked += res.n_unchecked;
+        char *kept = statements(m, true);
+        if (strcmp(original, kept) != 0) {
+            printf("FAIL %s: instrumentation changed or dropped statements of the program\n", path);
+            CHECK(0);
+        }
+        free(kept);
+        ScBuf why = {0};
+        if (!inserted_code_ok(m, &why)) {
+            printf("FAIL %s: inserted '%s' touches more than its own registers\n", path, why.data);
+            CHECK(0);
+        }
+        sc_buf_free(&why);
+        if (!sc_instr_link_runtime(m, runtime, &err)) {
+            printf("FAIL %s: %s\n", path, err.msg);
+            CHECK(0);
+        } else {
+            runs = assemble(m, out);
+        }
+        sc_instr_result_free(&res);
+    }
+    free(original);
+    sc_ptx_module_free(m);
+    return runs;
+}
+
+TEST(corpus_instruments_and_assembles)
+{
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/ptx-corpus", sc_test_build_dir());
+    static char *names[4096];
+    int n = list_files(dir, ".ptx", names, 4096);
+    if (n == 0)
+        printf("no PTX corpus in %s (make BUILD=%s ptx-corpus builds it)\n", dir, sc_test_build_dir());
+    CHECK(n > 0);
+    Totals t = {0};
+    int expected_runs = 0;
+    ptxas_runs = ptxas_failures = 0;
+    for (int i = 0; i < n; i++) {
+        char path[1024], out[1024];
+        snprintf(path, sizeof path, "%s/%s.ptx", dir, names[i]);
+        snprintf(out, sizeof out, "%s/tests/instr/corpus/%s.ptx", sc_test_build_dir(), names[i]);
+        int before = sc_test_checks_failed;
+        expected_runs += check_corpus_module(path, out, stub_runtime(), &t);
+        printf("%s %s\n", sc_test_checks_failed == before ? "ok" : "FAILED", names[i]);
+        free(names[i]);
+    }
+    wait_all();
+    printf("corpus: %d modules, %d refused; %u sites (%u access, %u barrier, %u syncwarp calls; %u unchecked); "
+           "%u entry and %u exit calls; ptxas ran %d times, %d failed\n",
+           t.modules, t.refused, t.sites, t.access, t.barrier, t.syncwarp, t.unchecked, t.entry, t.exit, ptxas_runs,
+           ptxas_failures);
+    CHECK_INT(expected_runs, ptxas_runs);
+    CHECK_INT(0, t.refused);
+}
+
+/* ---- realistic kernels: site tables of -lineinfo builds, the real runtime -------- */
+
+static const char *const cuda_names[] = {"asm_sync", "cub_reduce", "histogram", "matmul", "printf_exit", "reduce", "warp"};
+
+/* The line of `// SITE: marker` in tests/instr/cuda/NAME.cu, 0 if none. */
+static uint32_t marker_line(const char *name, const char *marker)
+{
+    char path[512], needle[128];
+    snprintf(path, sizeof path, CUDA_DIR "/%s.cu", name);
+    snprintf(needle, sizeof needle, "// SITE: %s\n", marker);
+    size_t len;
+    char *text = ptxt_read_file(path, &len);
+    uint32_t line = 0;
+    const char *hit = text ? strstr(text, needle) : NULL;
+    if (hit) {
+        line = 1;
+        for (const char *c = text; c < hit; c++)
+            line += *c == '\n';
+    }
+    free(text);
+    if (!line)
+        printf("no '// SITE: %s' in %s\n", marker, path);
+    return line;
+}
+
+static ScPtxModule *instrument_cuda(const char *name, const char *variant, ScInstrResult *res)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/testdata/instr/%s.sm_75.%s.ptx", sc_test_build_dir(), name, variant);
+    size_t len;
+    char *text = ptxt_read_file(path, &len);
+    if (!text) {
+        printf("cannot read %s (tests/instr/instr.mk builds it)\n", path);
+        return NULL;
+    }
+    ScErr err = {0};
+    ScPtxModule *m = sc_ptx_parse(text, len, path, &err);
+    free(text);
+    ScInstrOpts opts = {0};
+    if (m && !sc_instr_module(m, &opts, res, &err)) {
+        sc_ptx_module_free(m);
+        m = NULL;
+    }
+    if (!m)
+        printf("%s: %s\n", path, err.msg);
+    return m;
+}
+
+static bool path_is(const ScInstrFrame *f, const char *name)
+{
+    char suffix[128];
+    snprintf(suffix, sizeof suffix, "/" CUDA_DIR "/%s.cu", name);
+    size_t n = f->path ? strlen(f->path) : 0, k = strlen(suffix);
+    return n >= k && strcmp(f->path + n - k, suffix) == 0;
+}
+
+/* A site of kind (and, for accesses, ABI kind and space) one of whose frames
+ * is NAME.cu:line; *depth is that frame's index. */
+static const ScInstrSite *site_at(const ScInstrResult *r, ScInstrSiteKind kind, unsigned abi_kind, unsigned abi_space,
+                                  const char *name, uint32_t line, uint32_t *depth)
+{
+    for (uint32_t i = 0; i < r->n_sites; i++) {
+        const ScInstrSite *s = &r->sites[i];
+        if (s->kind != kind || (abi_kind && SC_ABI_INFO_KIND(s->info) != abi_kind) ||
+            (abi_space && SC_ABI_INFO_SPACE(s->info) != abi_space))
+            continue;
+        for (uint32_t f = 0; f < s->n_frames; f++)
+            if (s->frames[f].line == line && path_is(&s->frames[f], name)) {
+                *depth = f;
+                return s;
+            }
+    }
+    printf("no %s site (kind %u, space %u) at %s.cu:%u\n", sc_instr_site_kind_name(kind), abi_kind, abi_space, name,
+           line);
+    return NULL;
+}
+
+TEST(lineinfo_sites_name_their_source_lines)
+{
+    ScInstrResult r;
+    uint32_t d;
+    ScPtxModule *m = instrument_cuda("matmul", "lineinfo", &r);
+    CHECK(m != NULL);
+    if (m) {
+        CHECK_INT(1, r.n_kernels);
+        CHECK_STR("matmul", r.kernels[0].name);
+        CHECK(site_at(&r, SC_INSTR_SITE_ACCESS, SC_ABI_KIND_READ, SC_ABI_SPACE_GLOBAL, "matmul",
+                      marker_line("matmul", "load_a"), &d));
+        CHECK(site_at(&r, SC_INSTR_SITE_ACCESS, SC_ABI_KIND_WRITE, SC_ABI_SPACE_SHARED, "matmul",
+                      marker_line("matmul", "load_a"), &d));
+        CHECK(site_at(&r, SC_INSTR_SITE_BARRIER, 0, 0, "matmul", marker_line("matmul", "sync_loaded"), &d));
+        CHECK(site_at(&r, SC_INSTR_SITE_ACCESS, SC_ABI_KIND_READ, SC_ABI_SPACE_SHARED, "matmul",
+                      marker_line("matmul", "use_tiles"), &d));
+        CHECK(site_at(&r, SC_INSTR_SITE_BARRIER, 0, 0, "matmul", marker_line("matmul", "sync_used"), &d));
+        const ScInstrSite *s = site_at(&r, SC_INSTR_SITE_ACCESS, SC_ABI_KIND_WRITE, SC_ABI_SPACE_GLOBAL, "matmul",
+                                       marker_line("matmul", "store_c"), &d);
+        CHECK(s && d == 0 && s->n_frames == 1 && s->frames[0].function == NULL);
+        CHECK(s && strcmp(s->function, "matmul") == 0 && s->ptx_line > 0);
+        CHECK_INT(2, r.n_barrier);
+        sc_instr_result_free(&r);
+        sc_ptx_module_free(m);
+    }
+
+    /* atomicAdd is inlined from CUDA's headers: the site's own frame is in
+     * the header, with the function's name, and the chain reaches our line. */
+    m = instrument_cuda("histogram", "lineinfo", &r);
+    CHECK(m != NULL);
+    if (m) {
+        const ScInstrSite *s = site_at(&r, SC_INSTR_SITE_ACCESS, SC_ABI_KIND_RMW, SC_ABI_SPACE_SHARED, "histogram",
+                                       marker_line("histogram", "count"), &d);
+        CHECK(s && d >= 1 && !path_is(&s->frames[0], "histogram"));
+        CHECK(s && s->frames[0].function && strstr(s->frames[0].function, "atomicAdd"));
+        CHECK(s && SC_ABI_INFO_SCOPE(s->info) == SC_ABI_SCOPE_GPU && SC_ABI_INFO_SEM(s->info) == SC_ABI_SEM_RELAXED);
+        s = site_at(&r, SC_INSTR_SITE_ACCESS, SC_ABI_KIND_RMW, SC_ABI_SPACE_GLOBAL, "histogram",
+                    marker_line("histogram", "merge"), &d);
+        CHECK(s != NULL);
+        bool cta = false, sys = false;
+        for (uint32_t i = 0; i < r.n_sites; i++) {
+            cta |= SC_ABI_INFO_KIND(r.sites[i].info) == SC_ABI_KIND_RMW &&
+                   SC_ABI_INFO_SCOPE(r.sites[i].info) == SC_ABI_SCOPE_CTA;
+            sys |= SC_ABI_INFO_KIND(r.sites[i].info) == SC_ABI_KIND_RMW &&
+                   SC_ABI_INFO_SCOPE(r.sites[i].info) == SC_ABI_SCOPE_SYS;
+        }
+        CHECK(cta && sys); /* atomicAdd_block, atomicAdd_system */
+        sc_instr_result_free(&r);
+        sc_ptx_module_free(m);
+    }
+
+    m = instrument_cuda("reduce", "lineinfo", &r);
+    CHECK(m != NULL);
+    if (m) {
+        CHECK(site_at(&r, SC_INSTR_SITE_BARRIER, 0, 0, "reduce", marker_line("reduce", "count"), &d));
+        CHECK(site_at(&r, SC_INSTR_SITE_ACCESS, SC_ABI_KIND_WRITE, SC_ABI_SPACE_SHARED, "reduce",
+                      marker_line("reduce", "fill"), &d));
+        char *text = print_module(m);
+        CHECK_CONTAINS(text, "bar.red.popc.u32");
+        free(text);
+        sc_instr_result_free(&r);
+        sc_ptx_module_free(m);
+    }
+
+    m = instrument_cuda("warp", "lineinfo", &r);
+    CHECK(m != NULL);
+    if (m) {
+        CHECK(site_at(&r, SC_INSTR_SITE_SYNCWARP, 0, 0, "warp", marker_line("warp", "syncwarp_full"), &d));
+        CHECK(site_at(&r, SC_INSTR_SITE_SYNCWARP, 0, 0, "warp", marker_line("warp", "syncwarp_half"), &d));
+        sc_instr_result_free(&r);
+        sc_ptx_module_free(m);
+    }
+
+    /* The exit in a .func gets __scord_exit before it, as the kernel's ret does. */
+    m = instrument_cuda("printf_exit", "lineinfo", &r);
+    CHECK(m != NULL);
+    if (m) {
+        char *text = print_module(m);
+        CHECK_CONTAINS(text, "call \t__scord_exit, ();\n\t}\n\t// begin inline asm\n\texit;");
+        CHECK(r.n_exit >= 2);
+        free(text);
+        sc_instr_result_free(&r);
+        sc_ptx_module_free(m);
+    }
+}
+
+TEST(real_runtime_links_and_assembles)
+{
+    static const char *const variants[] = {"lineinfo", "G"};
+    int expected = 0;
+    ptxas_runs = ptxas_failures = 0;
+    for (size_t i = 0; i < SC_ARRAY_LEN(cuda_names); i++)
+        for (size_t v = 0; v < SC_ARRAY_LEN(variants); v++) {
+            ScInstrResult r;
+            ScPtxModule *m = instrument_cuda(cuda_names[i], variants[v], &r);
+            CHECK(m != NULL);
+            if (!m)
+                continue;
+            ScErr err = {0};
+            CHECK(sc_instr_link_runtime(m, sc_devrt_ptx, &err));
+            if (err.set)
+                printf("%s.%s: %s\n", cuda_names[i], variants[v], err.msg);
+            char out[700];
+            snprintf(out, sizeof out, "%s/tests/instr/devrt/%s.sm_75.%s.ptx", sc_test_build_dir(), cuda_names[i],
+                     variants[v]);
+            expected += assemble(m, out);
+            sc_instr_result_free(&r);
+            sc_ptx_module_free(m);
+        }
+    wait_all();
+    printf("with the device runtime: ptxas ran %d times, %d failed\n", ptxas_runs, ptxas_failures);
+    CHECK_INT(expected, ptxas_runs);
+}
+
 int main(void)
 {
     RUN(golden_modules);
@@ -567,5 +915,8 @@ int main(void)
     RUN(site_ids_start_at_the_base);
     RUN(link_merges_the_runtime);
     RUN(link_refuses_what_it_cannot_merge);
+    RUN(lineinfo_sites_name_their_source_lines);
+    RUN(real_runtime_links_and_assembles);
+    RUN(corpus_instruments_and_assembles);
     return TEST_REPORT();
 }
