@@ -48,10 +48,14 @@
     X(CAUSE_SYNCWARP)                                                                       \
     X(CAUSE_BARRIER)                                                                        \
     X(CAUSE_BLOCKS)                                                                         \
-    X(RACE_SELF)          /* the race partner is the recorded accessor (exact report) */    \
-    X(RACE_SUMMARY)       /* the race partner is a summarized access */                     \
+    X(RACE_SELF)          /* the partner is the recorded accessor's own access */           \
+    X(RACE_OTHER)         /* the partner is certainly another thread's summarized access */ \
+    X(RACE_UNSURE)        /* the partner is in a summary that may hold the thread's own */  \
+    X(WARN_UNSURE)        /* strong_vs_rmw withheld: the partner may be the thread's own */ \
     X(WARN_STRONG_RMW)                                                                      \
-    X(RACE_RESET)         /* after a race the history restarts at the access */
+    X(RACE_RESET)         /* after a race the history restarts at the access */           \
+    X(SREAD_KEEPS)        /* a concurrent strong read leaves the recorder recorded */     \
+    X(RACE_HINT)          /* the site word names the recorder's own racing access */
 
 enum {
 #define SC_RULES_COV_ENUM(name) SC_RULES_COV_##name,
@@ -249,6 +253,9 @@ typedef struct ScRulesAccess {
     /* Warp clock: now, floor, and the thread's lane's seen[] row (NULL: all now). */
     uint16_t sync_now, sync_floor;
     const uint16_t *sync_seen;
+    /* The word's site word as the runtime read it with the word (0: none). Only the
+     * choice of the reported previous access uses it, never the verdict. */
+    uint64_t hint;
 } ScRulesAccess;
 
 /* ---- The shadow word ------------------------------------------------------------- */
@@ -375,31 +382,76 @@ SC_HD static inline uint64_t sc_rules_split_cell(uint64_t word, unsigned byte)
 
 /* ---- The site word ------------------------------------------------------------------ */
 
-/* Report details that do not fit the shadow word: written with a plain store after a
- * successful CAS, so it may belong to a later access than the word (best effort).
- *   bits 0..31 site id, 32..52 the runtime's 21-bit access info (size, kind, sem,
- *   scope, space), 53..63 block index bits 14..24 (with the word's low 14 bits). */
-SC_HD static inline uint64_t sc_rules_site_pack(uint32_t site, uint32_t info, uint32_t blk)
+/* What the report needs of the recorded access and the word cannot hold: a second,
+ * plain 64-bit word next to the shadow word. The runtime writes it with a plain store
+ * after a CAS that made the accessing thread the recorder (sc_rules_records), so it
+ * is best effort: it may lag the word or belong to a later access of the recorder.
+ *   bits  0..23  site id          40..50  block index bits 14..24 (the word has 0..13)
+ *        24..26  ScRulesCls       51..54  semantics code of the runtime (opaque)
+ *        27..29  ScRulesScope     55..62  access size in bytes (vectors: whole size)
+ *        30..39  thread index     63      1: valid */
+#define SC_RULES_SITE_BITS 24
+
+SC_HD static inline uint64_t sc_rules_site_pack(uint32_t site, const ScRulesAccess *a,
+                                                uint32_t sem, uint32_t size)
 {
-    return (uint64_t)site | ((uint64_t)(info & 0x1fffffu) << 32) |
-           ((uint64_t)((blk >> SC_RULES_BLK_BITS) & 0x7ffu) << 53);
+    return (uint64_t)(site & 0xffffffu) | ((uint64_t)(a->cls & 7u) << 24) |
+           ((uint64_t)(a->scope & 7u) << 27) | ((uint64_t)(a->tid & 0x3ffu) << 30) |
+           ((uint64_t)((a->blk >> SC_RULES_BLK_BITS) & 0x7ffu) << 40) |
+           ((uint64_t)(sem & 0xfu) << 51) | ((uint64_t)(size & 0xffu) << 55) |
+           ((uint64_t)1 << 63);
 }
 
 SC_HD static inline uint32_t sc_rules_site_id(uint64_t site)
 {
-    return (uint32_t)site;
+    return (uint32_t)(site & 0xffffffu);
 }
 
-SC_HD static inline uint32_t sc_rules_site_info(uint64_t site)
+SC_HD static inline unsigned sc_rules_site_cls(uint64_t site)
 {
-    return (uint32_t)(site >> 32) & 0x1fffffu;
+    return (unsigned)(site >> 24) & 7u;
 }
 
-/* The previous accessor's block index from its word and site word (25 bits). */
+SC_HD static inline unsigned sc_rules_site_scope(uint64_t site)
+{
+    return (unsigned)(site >> 27) & 7u;
+}
+
+SC_HD static inline unsigned sc_rules_site_tid(uint64_t site)
+{
+    return (unsigned)(site >> 30) & 0x3ffu;
+}
+
+SC_HD static inline unsigned sc_rules_site_sem(uint64_t site)
+{
+    return (unsigned)(site >> 51) & 0xfu;
+}
+
+SC_HD static inline unsigned sc_rules_site_size(uint64_t site)
+{
+    return (unsigned)(site >> 55) & 0xffu;
+}
+
+/* The recorded accessor's block index from its word and site word (25 bits). */
 SC_HD static inline uint32_t sc_rules_site_blk(uint64_t site, uint64_t word)
 {
-    return (uint32_t)(((site >> 53) & 0x7ffu) << SC_RULES_BLK_BITS) |
+    return (uint32_t)(((site >> 40) & 0x7ffu) << SC_RULES_BLK_BITS) |
            (uint32_t)((word >> SC_RULES_BLK_SHIFT) & ((1u << SC_RULES_BLK_BITS) - 1u));
+}
+
+/* Does the site word describe the recorder of this word (same thread index)? */
+SC_HD static inline int sc_rules_site_matches(uint64_t site, uint64_t word)
+{
+    return (site >> 63) &&
+           sc_rules_site_tid(site) == (unsigned)(((word >> SC_RULES_WARP_SHIFT) & 31u) * 32u +
+                                                 ((word >> SC_RULES_LANE_SHIFT) & 31u));
+}
+
+/* After a successful CAS of `word` for access a: write the site word? (a is the
+ * recorder now; a concurrent strong read leaves the previous recorder and its site.) */
+SC_HD static inline int sc_rules_records(uint64_t word, const ScRulesAccess *a)
+{
+    return ((word ^ sc_rules_who(a)) & SC_RULES_WHO_FIELD) == 0;
 }
 
 /* ---- Verdict ------------------------------------------------------------------------ */
@@ -416,12 +468,22 @@ typedef struct ScRulesVerdict {
     uint8_t result;     /* ScRulesResult */
     uint8_t cause;      /* ScRulesCause (RACE, WARN) */
     uint8_t prev_cls;   /* ScRulesCls of the other access */
-    uint8_t prev_exact; /* the other access is the recorded accessor's own (prev_* below);
-                           else a summarized access of another thread, of which prev_*
-                           name the last recorded accessor only */
+    uint8_t prev_exact; /* the other access is the recorded accessor's own access of
+                           class prev_cls (the site word, when it matches, names it);
+                           else it is a summarized access of some other thread and
+                           prev_blk/prev_tid name the recorded accessor only */
+    uint8_t flags;      /* SC_RULES_V_* */
     uint16_t prev_blk;  /* low SC_RULES_BLK_BITS bits */
     uint16_t prev_tid;
 } ScRulesVerdict;
+
+/* The summary keeps, per class, only its latest position, and a position bounds the
+ * warp or block of its accesses, not the thread: after the recorder changes, a summary
+ * may hold the accessing thread's own earlier accesses. The verdict never depends on
+ * that; which pair a report names may. */
+#define SC_RULES_V_CAUSE_SURE 1u  /* cause and prev_cls are those of a pair that races */
+#define SC_RULES_V_WARN_UNSURE 2u /* a strong_vs_rmw partner may exist only in such a
+                                     summary: not reported */
 
 /* ---- The rules ---------------------------------------------------------------------- */
 
@@ -565,6 +627,26 @@ SC_HD static inline unsigned rules_move(const RulesRel *r, const ScRulesState *s
     }
 }
 
+/* Are all accesses at position p certainly by other threads than the accessing one?
+ * A summary position only bounds the unit (warp, block) its accesses lie in; after the
+ * recorder changes, that unit may hold the accessing thread. */
+SC_HD static inline int rules_other_thread(const RulesRel *r, unsigned p)
+{
+    switch (p) {
+    case SC_RULES_POS_SELF:
+        return !r->same_thr;
+    case SC_RULES_POS_WSYNC:
+    case SC_RULES_POS_LSYNC:
+    case SC_RULES_POS_WARP:
+        return !r->same_warp; /* lanes of the recorder's warp */
+    case SC_RULES_POS_BSYNC:
+    case SC_RULES_POS_BLOCK:
+        return !r->same_blk; /* warps of the recorder's block, possibly its own */
+    default:
+        return 0; /* GRID: blocks that may include any */
+    }
+}
+
 /* The word of a history that holds only this access. */
 SC_HD static inline ScRulesState rules_fresh(const ScRulesAccess *a)
 {
@@ -599,11 +681,56 @@ SC_HD static inline int rules_relation_cause(const RulesRel *r, unsigned p)
     return SC_RULES_CAUSE_MISSING_BARRIER;
 }
 
+/* Footprints of a history's strong accesses against the access's: the same bytes,
+ * other bytes, or (a byte cell that met several) not known. */
+enum { RULES_FP_SAME, RULES_FP_DIFF, RULES_FP_MIXED };
+
+/* An unordered pair: a recorded access of class c (block-scoped or not) at position p,
+ * and the access a. 0: no race, 1: race (*cause), 2: morally
+ * strong strong plain write and atomic (strong_vs_rmw). */
+SC_HD static inline int rules_pair(const RulesRel *r, const ScRulesAccess *a, int c, int c_cta,
+                                   unsigned p, int fp, int *cause)
+{
+    int cls = a->cls;
+    int cross = !r->same_blk || p == SC_RULES_POS_GRID;
+    if (!rules_is_write(c) && !rules_is_write(cls)) {
+        SC_RULES_COV(NO_CONFLICT);
+        return 0;
+    }
+    int strong = rules_is_strong(c) && rules_is_strong(cls);
+    int scope_ok = !cross || (!rules_block_scoped(a->scope) && !c_cta);
+    if (strong && fp == RULES_FP_SAME && scope_ok) {
+        if (cross)
+            SC_RULES_COV(MS_CROSS_BLOCK);
+        else
+            SC_RULES_COV(MS_SAME_BLOCK);
+        return (c == SC_RULES_CLS_SWRITE && cls == SC_RULES_CLS_ATOMIC) ||
+                       (c == SC_RULES_CLS_ATOMIC && cls == SC_RULES_CLS_SWRITE)
+                   ? 2
+                   : 0;
+    }
+    if (strong && !scope_ok) {
+        SC_RULES_COV(MS_SCOPE_FAIL);
+        SC_RULES_COV(CAUSE_SCOPE);
+        *cause = SC_RULES_CAUSE_ATOMIC_SCOPE;
+    } else if (strong) {
+        SC_RULES_COV(MS_FOOTPRINT_FAIL);
+        *cause = rules_relation_cause(r, p);
+    } else if ((c == SC_RULES_CLS_ATOMIC && !rules_is_strong(cls)) ||
+               (cls == SC_RULES_CLS_ATOMIC && !rules_is_strong(c))) {
+        SC_RULES_COV(CAUSE_ATOMIC_PLAIN);
+        *cause = SC_RULES_CAUSE_ATOMIC_VS_PLAIN;
+    } else {
+        *cause = rules_relation_cause(r, p);
+    }
+    return 1;
+}
+
 /* One step of the state machine on one history (a word, or a cell): check the access
  * against every unordered class, then move every class to its position relative to
- * the accessor and add the access. fp_same: the strong accesses in the history cover
- * the same bytes as this one (a condition of moral strength). */
-SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *a, int fp_same,
+ * the accessor and add the access. fp: RULES_FP_* of the history's strong accesses
+ * (the same bytes are a condition of moral strength). */
+SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *a, int fp,
                                     ScRulesState *n, ScRulesVerdict *v)
 {
     RulesRel r = rules_relate(s, a);
@@ -624,61 +751,79 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
     else if (!r.same_thr)
         SC_RULES_COV(LANE_UNSYNCED);
 
+    /* Candidates for the reported pair, best first: the recorder's own access the site
+     * word names (3), an access at SELF (2), one certainly by another thread (1), one
+     * of a summary that may hold this thread's own access (0); at equal rank the
+     * atomic causes, which name the kinds of both sides. The verdict itself never
+     * depends on the site word or the ranks. */
+    int best_rank = -1, warn_rank = -1, unsure_warn = 0;
+    /* xcta says a cta-scoped strong write is in the history, not which class made it. */
+    int xcta_class_unsure = s->xcta && s->reach[SC_RULES_CLS_SWRITE] && s->reach[SC_RULES_CLS_ATOMIC];
     for (int c = 0; c < SC_RULES_NCLS; c++) {
         unsigned p = s->reach[c];
         if (rules_ordered(&r, p) || (p == SC_RULES_POS_SELF && r.same_thr))
             continue;
-        if (!rules_is_write(c) && !rules_is_write(cls)) {
-            SC_RULES_COV(NO_CONFLICT);
-            continue;
+        int c_cta = rules_is_write(c) && s->xcta;
+        int cause = 0, k = rules_pair(&r, a, c, c_cta, p, fp, &cause);
+        int rank = p == SC_RULES_POS_SELF ? 2 : rules_other_thread(&r, p) ? 1 : 0;
+        /* In a cell of several footprints, this class may have had this one. */
+        if (fp == RULES_FP_MIXED && rules_is_strong(c) && rules_is_strong(cls))
+            rank = 0;
+        if (k == 1 && cause == SC_RULES_CAUSE_ATOMIC_SCOPE && c_cta &&
+            !rules_block_scoped(a->scope)) {
+            /* Only xcta makes it a scope race: some strong write is cta-scoped, maybe
+             * not the recorder's own, maybe not of this class. */
+            if (xcta_class_unsure)
+                rank = 0;
+            else if (rank > 1)
+                rank = 1;
         }
-        int cross = !r.same_blk || p == SC_RULES_POS_GRID;
-        int strong = rules_is_strong(c) && rules_is_strong(cls);
-        int scope_ok = !cross || (!rules_block_scoped(a->scope) && !(rules_is_write(c) && s->xcta));
-        if (strong && fp_same && scope_ok) {
-            if (cross)
-                SC_RULES_COV(MS_CROSS_BLOCK);
-            else
-                SC_RULES_COV(MS_SAME_BLOCK);
-            if ((c == SC_RULES_CLS_SWRITE && cls == SC_RULES_CLS_ATOMIC) ||
-                (c == SC_RULES_CLS_ATOMIC && cls == SC_RULES_CLS_SWRITE))
-                warn_c = c;
-            continue;
+        if (k == 1) {
+            int atomic = cause == SC_RULES_CAUSE_ATOMIC_SCOPE || cause == SC_RULES_CAUSE_ATOMIC_VS_PLAIN;
+            int best_atomic = race_cause == SC_RULES_CAUSE_ATOMIC_SCOPE ||
+                              race_cause == SC_RULES_CAUSE_ATOMIC_VS_PLAIN;
+            if (rank > best_rank || (rank == best_rank && atomic && !best_atomic)) {
+                best_rank = rank;
+                race_c = c;
+                race_cause = cause;
+            }
+        } else if (k == 2 && rank == 0) {
+            unsure_warn = 1;
+        } else if (k == 2 && rank > warn_rank) {
+            warn_rank = rank;
+            warn_c = c;
         }
-        int cause;
-        if (strong && !scope_ok) {
-            SC_RULES_COV(MS_SCOPE_FAIL);
-            SC_RULES_COV(CAUSE_SCOPE);
-            cause = SC_RULES_CAUSE_ATOMIC_SCOPE;
-        } else if (strong) {
-            SC_RULES_COV(MS_FOOTPRINT_FAIL);
-            cause = rules_relation_cause(&r, p);
-        } else if ((c == SC_RULES_CLS_ATOMIC && !rules_is_strong(cls)) ||
-                   (cls == SC_RULES_CLS_ATOMIC && !rules_is_strong(c))) {
-            SC_RULES_COV(CAUSE_ATOMIC_PLAIN);
-            cause = SC_RULES_CAUSE_ATOMIC_VS_PLAIN;
-        } else {
-            cause = rules_relation_cause(&r, p);
-        }
-        /* Prefer the recorded accessor's own access: then the report names both sides. */
-        if (race_c < 0 || (p == SC_RULES_POS_SELF && s->reach[race_c] != SC_RULES_POS_SELF)) {
-            race_c = c;
+    }
+    if (race_c >= 0 && sc_rules_site_matches(a->hint, sc_rules_encode(s)) && !r.same_thr &&
+        !rules_ordered(&r, SC_RULES_POS_SELF)) {
+        int hc = (int)sc_rules_site_cls(a->hint), cause = 0;
+        if (hc < SC_RULES_NCLS && s->reach[hc] >= SC_RULES_POS_SELF &&
+            fp != RULES_FP_MIXED &&
+            rules_pair(&r, a, hc, rules_block_scoped((int)sc_rules_site_scope(a->hint)),
+                       SC_RULES_POS_SELF, fp, &cause) == 1) {
+            SC_RULES_COV(RACE_HINT);
+            race_c = hc;
             race_cause = cause;
+            best_rank = 3;
         }
     }
 
     v->prev_blk = s->blk;
     v->prev_tid = (uint16_t)(s->warp * 32u + s->lane);
+    v->flags = 0;
     if (race_c >= 0) {
         SC_RULES_COV(RACE_RESET);
-        if (s->reach[race_c] == SC_RULES_POS_SELF)
+        if (best_rank >= 2)
             SC_RULES_COV(RACE_SELF);
+        else if (best_rank == 1)
+            SC_RULES_COV(RACE_OTHER);
         else
-            SC_RULES_COV(RACE_SUMMARY);
+            SC_RULES_COV(RACE_UNSURE);
         v->result = SC_RULES_RACE;
         v->cause = (uint8_t)race_cause;
         v->prev_cls = (uint8_t)race_c;
-        v->prev_exact = s->reach[race_c] == SC_RULES_POS_SELF;
+        v->prev_exact = best_rank >= 2;
+        v->flags = best_rank >= 1 ? SC_RULES_V_CAUSE_SURE : 0;
         *n = rules_fresh(a);
         return;
     }
@@ -687,14 +832,40 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
         v->result = SC_RULES_WARN;
         v->cause = SC_RULES_CAUSE_STRONG_VS_RMW;
         v->prev_cls = (uint8_t)warn_c;
-        v->prev_exact = s->reach[warn_c] == SC_RULES_POS_SELF;
+        v->prev_exact = warn_rank == 2;
+        v->flags = SC_RULES_V_CAUSE_SURE;
     } else {
         v->result = SC_RULES_OK;
         v->cause = SC_RULES_CAUSE_NONE;
         v->prev_cls = 0;
         v->prev_exact = 0;
+        if (unsure_warn) {
+            SC_RULES_COV(WARN_UNSURE);
+            v->flags = SC_RULES_V_WARN_UNSURE;
+        }
     }
 
+    if (cls == SC_RULES_CLS_SREAD && !r.same_thr && !rules_ordered(&r, SC_RULES_POS_SELF)) {
+        /* A strong read concurrent with the recorder conflicts with nothing it may
+         * meet later but weak writes and strong writes it is not morally strong with.
+         * Recording it instead of the recorder would hide who owns the recorder's own
+         * accesses (its later weak read would seem to race with them): it joins the
+         * history at its position relative to the recorder, which stays recorded. */
+        SC_RULES_COV(SREAD_KEEPS);
+        *n = *s;
+        unsigned p = !r.same_blk ? SC_RULES_POS_GRID
+                     : !r.same_warp ? SC_RULES_POS_BLOCK
+                                    : SC_RULES_POS_WARP;
+        if (p > n->reach[cls])
+            n->reach[cls] = (uint8_t)p;
+        if (p == SC_RULES_POS_WARP) {
+            unsigned k = rules_tile_of(s->lane, a->tid & 31u);
+            if (k > s->tile)
+                SC_RULES_COV(TILE_GROW);
+            n->tile = (uint8_t)(k > s->tile ? k : s->tile);
+        }
+        return;
+    }
     if (cls == SC_RULES_CLS_WRITE) {
         /* Race-free, a weak write is ordered after everything before it and everything
          * after it must be ordered after it: only it matters from now on. */
@@ -737,21 +908,28 @@ SC_HD static inline int sc_rules_access(uint64_t old, const ScRulesAccess *a, ui
     v->cause = SC_RULES_CAUSE_NONE;
     v->prev_cls = 0;
     v->prev_exact = 0;
+    v->flags = 0;
     v->prev_blk = 0;
     v->prev_tid = 0;
     /* Fast path: the same thread again at the same clocks on the same bytes, with this
-     * class already recorded at SELF: it was checked against the same history then. */
+     * class already recorded at SELF: it was checked against the same history then.
+     * Not for a block-scoped strong access: the earlier one may have had a wider scope. */
     if (((old ^ sc_rules_who(a)) & SC_RULES_WHO_FIELD) == 0 &&
-        (old & SC_RULES_MASK_FIELD) == a->mask && sc_rules_reach(old, a->cls) == SC_RULES_POS_SELF) {
+        (old & SC_RULES_MASK_FIELD) == a->mask && sc_rules_reach(old, a->cls) == SC_RULES_POS_SELF &&
+        !(rules_is_strong(a->cls) && rules_block_scoped(a->scope))) {
         uint64_t others = a->cls == SC_RULES_CLS_WRITE
                               ? (SC_RULES_REACH_FIELD | SC_RULES_XCTA_FIELD | SC_RULES_TILE_FIELD) &
                                     ~SC_RULES_FIELD(SC_RULES_REACH_SHIFT + SC_RULES_POS_BITS *
                                                                               SC_RULES_CLS_WRITE,
                                                     SC_RULES_POS_BITS)
                               : 0;
-        int need_xcta = a->cls != SC_RULES_CLS_SREAD && rules_is_strong(a->cls) &&
-                        rules_block_scoped(a->scope) && !(old & SC_RULES_XCTA_FIELD);
-        if ((old & others) == 0 && !need_xcta) {
+        /* A strong write re-checked against an unordered one of the other kind would
+         * warn again (strong_vs_rmw): that is the slow path's to say. */
+        int pair = a->cls == SC_RULES_CLS_SWRITE   ? SC_RULES_CLS_ATOMIC
+                   : a->cls == SC_RULES_CLS_ATOMIC ? SC_RULES_CLS_SWRITE
+                                                   : -1;
+        int may_warn = pair >= 0 && sc_rules_reach(old, pair) > SC_RULES_POS_SELF;
+        if ((old & others) == 0 && !may_warn) {
             SC_RULES_COV(FAST_PATH);
             v->result = SC_RULES_UNCHANGED;
             return SC_RULES_UNCHANGED;
@@ -771,8 +949,10 @@ SC_HD static inline int sc_rules_access(uint64_t old, const ScRulesAccess *a, ui
     }
     ScRulesState s = sc_rules_decode(old), n;
     if (s.mask == a->mask) {
-        rules_step(&s, a, 1, &n, v);
+        rules_step(&s, a, RULES_FP_SAME, &n, v);
         *out = sc_rules_encode(&n);
+        if (v->result == SC_RULES_OK && *out == old)
+            v->result = SC_RULES_UNCHANGED;
         return v->result;
     }
     /* Different footprint: the bytes only the word covers keep its history, the bytes
@@ -786,13 +966,14 @@ SC_HD static inline int sc_rules_access(uint64_t old, const ScRulesAccess *a, ui
     vs.cause = SC_RULES_CAUSE_NONE;
     vs.prev_cls = 0;
     vs.prev_exact = 0;
+    vs.flags = 0;
     vs.prev_blk = 0;
     vs.prev_tid = 0;
     ScRulesState merged = s;
     uint64_t key = old & ~SC_RULES_MASK_FIELD;
     int uniform = 1;
     if (both) {
-        rules_step(&s, a, 0, &n, &vs);
+        rules_step(&s, a, RULES_FP_DIFF, &n, &vs);
         merged = n;
         uint64_t k = sc_rules_encode(&n) & ~SC_RULES_MASK_FIELD;
         if (only_old && k != key)
@@ -834,6 +1015,7 @@ SC_HD static inline int sc_rules_access_cell(uint64_t old, const ScRulesAccess *
     v->cause = SC_RULES_CAUSE_NONE;
     v->prev_cls = 0;
     v->prev_exact = 0;
+    v->flags = 0;
     v->prev_blk = 0;
     v->prev_tid = 0;
     ScRulesState s = sc_rules_decode(old), n;
@@ -848,16 +1030,17 @@ SC_HD static inline int sc_rules_access_cell(uint64_t old, const ScRulesAccess *
         return SC_RULES_OK;
     }
     int fp_same = s.mask != 0 && s.mask == a->mask;
-    rules_step(&s, a, fp_same, &n, v);
+    rules_step(&s, a, fp_same ? RULES_FP_SAME : s.mask ? RULES_FP_DIFF : RULES_FP_MIXED, &n, v);
     int strong_old = s.reach[SC_RULES_CLS_SREAD] || s.reach[SC_RULES_CLS_SWRITE] ||
                      s.reach[SC_RULES_CLS_ATOMIC];
-    if (v->result != SC_RULES_RACE && a->cls != SC_RULES_CLS_WRITE && !fp_same && strong_old &&
-        rules_is_strong(a->cls)) {
+    if (v->result == SC_RULES_RACE || a->cls == SC_RULES_CLS_WRITE || !strong_old || fp_same) {
+        /* Restarted, or every strong access left has this footprint. */
+        n.mask = a->mask;
+    } else if (rules_is_strong(a->cls)) {
         SC_RULES_COV(CELL_MIXED);
         n.mask = 0;
-    } else if (v->result != SC_RULES_RACE && a->cls != SC_RULES_CLS_WRITE && !fp_same &&
-               strong_old) {
-        n.mask = s.mask; /* the strong accesses keep their footprint */
+    } else {
+        n.mask = s.mask; /* a weak access: the strong ones keep theirs */
     }
     *out = sc_rules_encode(&n);
     if (v->result == SC_RULES_OK && *out == old)

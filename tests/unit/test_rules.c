@@ -53,6 +53,7 @@ static ScRulesAccess mk(uint32_t blk, uint32_t tid, int cls, int scope, unsigned
     a.sync_now = w->now;
     a.sync_floor = w->floor;
     a.sync_seen = w->seen[tid & 31];
+    a.hint = 0;
     return a;
 }
 
@@ -143,12 +144,26 @@ TEST(split_marker_and_site_word)
     CHECK(sc_rules_split_cell(w, 2) == w);
     CHECK(sc_rules_split_cell(w, 3) == 0);
 
-    uint32_t blk = 0x1ffffffu; /* 25 bits */
-    s.blk = (uint16_t)(blk & 0x3fff);
-    uint64_t site = sc_rules_site_pack(0xdeadbeefu, 0x1fffffu, blk);
-    CHECK(sc_rules_site_id(site) == 0xdeadbeefu);
-    CHECK(sc_rules_site_info(site) == 0x1fffffu);
-    CHECK(sc_rules_site_blk(site, sc_rules_encode(&s)) == blk);
+    ScRulesAccess a = {0};
+    a.cls = SC_RULES_CLS_ATOMIC;
+    a.scope = SC_RULES_SCOPE_SYS;
+    a.tid = 1023;
+    a.blk = 0x1ffffffu; /* 25 bits: 14 in the word, 11 in the site word */
+    s.blk = (uint16_t)(a.blk & 0x3fff);
+    s.warp = 31;
+    s.lane = 31;
+    uint64_t site = sc_rules_site_pack(0xabcdefu, &a, 0xf, 255);
+    CHECK(sc_rules_site_id(site) == 0xabcdefu);
+    CHECK_INT(SC_RULES_CLS_ATOMIC, sc_rules_site_cls(site));
+    CHECK_INT(SC_RULES_SCOPE_SYS, sc_rules_site_scope(site));
+    CHECK_INT(1023, sc_rules_site_tid(site));
+    CHECK_INT(0xf, sc_rules_site_sem(site));
+    CHECK_INT(255, sc_rules_site_size(site));
+    CHECK(sc_rules_site_blk(site, sc_rules_encode(&s)) == a.blk);
+    CHECK(sc_rules_site_matches(site, sc_rules_encode(&s)));
+    s.lane = 30;
+    CHECK(!sc_rules_site_matches(site, sc_rules_encode(&s)));
+    CHECK(!sc_rules_site_matches(0, 0));
 }
 
 TEST(counters_wrap_at_odd_period)

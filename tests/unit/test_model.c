@@ -1,0 +1,897 @@
+/* test_model.c: the exhaustive model checker of the race rules. It enumerates every
+ * small execution of a set of suites (threads placed in one warp, in two warps of a
+ * block, in two or three blocks; per-thread programs of accesses, barriers and
+ * __syncwarp; every legal interleaving, a synchronization completing only when all its
+ * participants arrived) and compares, at every access, the verdict of src/rules/rules.h
+ * (driven the way the device runtime drives it: shadow words, byte cells, block and
+ * warp clocks) with the reference model of tests/model/model_ref.h. Every disagreement
+ * is minimized and printed as a litmus program with its interleaving. Usage:
+ *   test_model [--deep] [--list]   (--deep: larger bounds, not part of make check) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static unsigned long cov_hits[64];
+#define SC_RULES_COV(id) (cov_hits[SC_RULES_COV_##id]++)
+#include "model/model_ref.h"
+#include "rules/rules.h"
+#include "sc_test.h"
+
+/* ---- Programs ---------------------------------------------------------------------- */
+
+enum { OP_ACCESS, OP_BAR, OP_SYNCWARP };
+
+typedef struct Op {
+    uint8_t type;
+    uint8_t kind;   /* MrKind */
+    uint8_t scope;  /* MrScope */
+    uint8_t bytes;  /* over the 8 modelled bytes (two 4-byte words) */
+    uint32_t lanes; /* OP_SYNCWARP: its mask, 0xffffffff the full warp; OP_BAR: the
+                       participating warps of a named barrier, 0 the whole block */
+} Op;
+
+#define FULL 0xffffffffu
+#define ACC(k, s, b) {OP_ACCESS, k, s, b, 0}
+#define BAR {OP_BAR, 0, 0, 0, 0}
+#define NAMED_BAR(warps) {OP_BAR, 0, 0, 0, warps}
+#define SYNCW(m) {OP_SYNCWARP, 0, 0, 0, m}
+
+typedef struct Place {
+    int block, warp, lane; /* in the model: block index < 3, warp < 2 */
+    uint32_t blk;          /* the linear block index the rules see */
+} Place;
+
+typedef struct Suite {
+    const char *name;
+    int nthreads;
+    Place thr[MR_MAX_THREADS];
+    const Op *ops;
+    int nops;
+    int max_ops;          /* per thread */
+    uint32_t bar_start;   /* initial block clocks (wrap-around suites start near the end) */
+    uint32_t sync_start;  /* initial warp clocks */
+    int lone_sync;        /* also synchronizations whose only modelled participant is the
+                             thread itself (they only move its clocks) */
+    int aliased;          /* block indices alias in the word: misses and mislabels are the
+                             documented approximation, false alarms still disagreements */
+} Suite;
+
+/* ---- Disagreements ----------------------------------------------------------------- */
+
+enum {
+    D_NONE,
+    D_MISS,             /* the reference has a race, the rules none */
+    D_FALSE_ALARM,      /* the rules report a race the reference does not have */
+    D_CAUSE,            /* both race, the rules' cause is no racing pair's cause */
+    D_PREV,             /* the rules name an exact previous access that does not race */
+    D_WARN_MISS,        /* strong_vs_rmw missed */
+    D_WARN_FALSE,       /* strong_vs_rmw where there is none */
+    D_FALSE_AFTER_RACE, /* after a race on the word: a race the reference does not have */
+    D_COUNT
+};
+static const char *const d_name[D_COUNT] = {
+    "none", "missed race", "false alarm", "wrong cause", "wrong previous access",
+    "missed warning", "false warning", "false alarm after an earlier race",
+};
+
+/* The deliberate approximations of docs/rules.md, each recognised from what the rules
+ * declare or from the execution; anything else is a disagreement. */
+enum {
+    A_NONE,
+    A_UNSURE_CAUSE, /* the verdict agrees; the cause came from a summary the rules flag
+                       as possibly holding the thread's own access (no CAUSE_SURE) */
+    A_UNSURE_WARN,  /* strong_vs_rmw withheld, flagged WARN_UNSURE */
+    A_SREAD_CTA,    /* missed: every racing earlier access is a cta-scoped strong read
+                       of another block (the word has no bit for its scope) */
+    A_NONTILE_MASK, /* false alarm in an execution with a partial __syncwarp whose mask
+                       is no aligned power-of-two tile (the lane tile over-approximates) */
+    A_MIXED_SIZES,  /* false alarm where earlier strong accesses to the bytes had two
+                       footprints (a byte cell keeps one) */
+    A_NAMED_BARRIER, /* missed, in an execution with a barrier of some warps only: a
+                        summary takes it for a block-wide one */
+    A_BLOCK_ALIAS,  /* missed or mislabelled: two blocks share the word's block bits */
+    A_COUNT
+};
+static const char *const a_name[A_COUNT] = {
+    "none",
+    "cause from an unsure summary (flagged)",
+    "strong_vs_rmw withheld, partner unsure (flagged)",
+    "earlier cta-scoped strong read across blocks",
+    "false alarm, partial mask that is no tile",
+    "false alarm, strong accesses of two sizes",
+    "missed, barrier of some warps only",
+    "missed or mislabelled, block indices alias",
+};
+
+static unsigned long acount[A_COUNT];
+
+/* Is a __syncwarp mask an aligned tile of 2^k lanes? */
+static int is_tile(uint32_t m)
+{
+    if (m == FULL)
+        return 1;
+    int start = __builtin_ctz(m), n = __builtin_popcount(m);
+    return m == ((1u << n) - 1u) << start && (n & (n - 1)) == 0 && start % n == 0;
+}
+
+/* ---- The simulation: the reference and the rules side by side ---------------------- */
+
+#define MAX_BLOCKS 3
+#define MAX_WARPS 2
+#define MAX_EVENTS 40
+
+/* One step of an execution: an access by a thread, or a completed synchronization. */
+typedef struct Ev {
+    int8_t thread; /* -1: a synchronization */
+    Op op;
+    uint32_t participants;
+} Ev;
+
+typedef struct Mem {
+    uint64_t word[2];
+    uint64_t cell[2][4];
+    uint64_t site[2];     /* the site words the runtime keeps next to them */
+    uint64_t csite[2][4];
+    uint8_t split[2];
+    uint8_t taint[2]; /* a race was decided on the word: from then on only soundness */
+} Mem;
+
+typedef struct Sim {
+    const Suite *suite;
+    MrModel ref;
+    ScRulesBlockClk bclk[MAX_BLOCKS];
+    ScRulesWarpClk wclk[MAX_BLOCKS][MAX_WARPS];
+    Mem mem;
+    int nwarps[MAX_BLOCKS];
+    /* Scheduling: next[t] is the index of thread t's next op, END or UNDECIDED. */
+    int next[MR_MAX_THREADS];
+    int done[MR_MAX_THREADS];
+    Ev trace[MAX_EVENTS];
+    int ntrace;
+} Sim;
+
+#define END (-1)
+#define UNDECIDED (-2)
+
+static void sim_init(Sim *s, const Suite *su)
+{
+    MrThread th[MR_MAX_THREADS];
+    memset(s, 0, sizeof *s);
+    s->suite = su;
+    for (int t = 0; t < su->nthreads; t++) {
+        th[t].block = su->thr[t].block;
+        th[t].warp = su->thr[t].warp;
+        th[t].lane = su->thr[t].lane;
+        if (su->thr[t].warp + 1 > s->nwarps[su->thr[t].block])
+            s->nwarps[su->thr[t].block] = su->thr[t].warp + 1;
+        s->next[t] = UNDECIDED;
+    }
+    mr_init(&s->ref, su->nthreads, th);
+    for (int b = 0; b < MAX_BLOCKS; b++) {
+        sc_rules_block_clk_init(&s->bclk[b], su->bar_start);
+        for (int w = 0; w < MAX_WARPS; w++)
+            sc_rules_warp_clk_init(&s->wclk[b][w], su->sync_start);
+    }
+}
+
+static const int rules_cls[] = {
+    [MR_READ] = SC_RULES_CLS_READ,     [MR_WRITE] = SC_RULES_CLS_WRITE,
+    [MR_SREAD] = SC_RULES_CLS_SREAD,   [MR_SWRITE] = SC_RULES_CLS_SWRITE,
+    [MR_ATOMIC] = SC_RULES_CLS_ATOMIC,
+};
+static const int rules_scope[] = {
+    [MR_SCOPE_NONE] = SC_RULES_SCOPE_NONE,
+    [MR_SCOPE_CTA] = SC_RULES_SCOPE_CTA,
+    [MR_SCOPE_GPU] = SC_RULES_SCOPE_GPU,
+};
+
+static const char *rules_cause_name(int c)
+{
+    switch (c) {
+    case SC_RULES_CAUSE_MISSING_BARRIER: return "missing_barrier";
+    case SC_RULES_CAUSE_MISSING_SYNCWARP: return "missing_syncwarp";
+    case SC_RULES_CAUSE_UNSYNCHRONIZED_BLOCKS: return "unsynchronized_blocks";
+    case SC_RULES_CAUSE_ATOMIC_VS_PLAIN: return "atomic_vs_plain";
+    case SC_RULES_CAUSE_ATOMIC_SCOPE: return "atomic_scope";
+    case SC_RULES_CAUSE_STRONG_VS_RMW: return "strong_vs_rmw";
+    default: return "none";
+    }
+}
+
+/* The runtime passes NULL while a clock row holds nothing but `now`: it exercises the
+ * rules' uniform path exactly where the contract allows it. */
+static ScRulesAccess sut_access_desc(const Sim *s, int t, const Op *op, unsigned mask)
+{
+    const Place *p = &s->suite->thr[t];
+    const ScRulesBlockClk *b = &s->bclk[p->block];
+    const ScRulesWarpClk *w = &s->wclk[p->block][p->warp];
+    ScRulesAccess a;
+    a.cls = (uint8_t)rules_cls[op->kind];
+    a.scope = (uint8_t)rules_scope[op->scope];
+    a.mask = (uint8_t)mask;
+    a.blk = p->blk;
+    a.tid = (uint32_t)(p->warp * 32 + p->lane);
+    a.bar_now = b->now;
+    a.bar_own = b->own[p->warp];
+    int uniform = b->own[p->warp] == b->now;
+    for (int x = 0; x < 32 && uniform; x++)
+        uniform = b->seen[p->warp][x] == b->now;
+    a.bar_seen = uniform ? NULL : b->seen[p->warp];
+    a.sync_now = w->now;
+    a.sync_floor = w->floor;
+    uniform = w->floor == w->now;
+    for (int m = 0; m < 32 && uniform; m++)
+        uniform = w->seen[p->lane][m] == w->now;
+    a.sync_seen = uniform ? NULL : w->seen[p->lane];
+    a.hint = 0;
+    return a;
+}
+
+/* Runs one access through the shadow as the runtime would: word, or byte cells once
+ * the word is split. The verdict is the first race, else the first warning. */
+static int sut_access(Sim *s, int t, const Op *op, ScRulesVerdict *out)
+{
+    int res = SC_RULES_OK;
+    memset(out, 0, sizeof *out);
+    out->result = SC_RULES_OK;
+    for (int w = 0; w < 2; w++) {
+        unsigned mask = (op->bytes >> (4 * w)) & 0xfu;
+        if (!mask)
+            continue;
+        ScRulesAccess a = sut_access_desc(s, t, op, mask);
+        ScRulesVerdict v;
+        uint64_t n;
+        int r[4], nr = 0;
+        ScRulesVerdict vs[4];
+        /* Like the runtime, always ask the word first: a split word says so. */
+        a.hint = s->mem.site[w];
+        r[0] = sc_rules_access(s->mem.word[w], &a, &n, &v);
+        if (s->mem.split[w] && r[0] != SC_RULES_SPLIT)
+            return -1;
+        if (!s->mem.split[w]) {
+            if (r[0] != SC_RULES_SPLIT) {
+                if (r[0] == SC_RULES_UNCHANGED && n != s->mem.word[w])
+                    return -1; /* the contract: UNCHANGED leaves the word as it is */
+                s->mem.word[w] = n;
+                if (r[0] != SC_RULES_UNCHANGED && sc_rules_records(n, &a))
+                    s->mem.site[w] = sc_rules_site_pack(0, &a, 0, 0);
+                vs[0] = v;
+                nr = 1;
+            } else {
+                for (unsigned b = 0; b < 4; b++) {
+                    s->mem.cell[w][b] = sc_rules_split_cell(s->mem.word[w], b);
+                    s->mem.csite[w][b] = s->mem.cell[w][b] ? s->mem.site[w] : 0;
+                }
+                s->mem.split[w] = 1;
+                s->mem.word[w] = sc_rules_split_word((uint64_t)w);
+            }
+        }
+        if (s->mem.split[w]) {
+            for (unsigned b = 0; b < 4; b++) {
+                if (!((mask >> b) & 1u))
+                    continue;
+                a.hint = s->mem.csite[w][b];
+                r[nr] = sc_rules_access_cell(s->mem.cell[w][b], &a, &n, &v);
+                s->mem.cell[w][b] = n;
+                if (r[nr] != SC_RULES_UNCHANGED && sc_rules_records(n, &a))
+                    s->mem.csite[w][b] = sc_rules_site_pack(0, &a, 0, 0);
+                vs[nr++] = v;
+            }
+        }
+        for (int i = 0; i < nr; i++) {
+            out->flags |= vs[i].flags & SC_RULES_V_WARN_UNSURE;
+            if (r[i] == SC_RULES_RACE && res != SC_RULES_RACE) {
+                res = SC_RULES_RACE;
+                vs[i].flags |= out->flags & SC_RULES_V_WARN_UNSURE;
+                *out = vs[i];
+            } else if (r[i] == SC_RULES_WARN && res == SC_RULES_OK) {
+                res = SC_RULES_WARN;
+                vs[i].flags |= out->flags & SC_RULES_V_WARN_UNSURE;
+                *out = vs[i];
+            }
+        }
+    }
+    return res;
+}
+
+/* The documented reason for a false alarm of the rules, if any (see A_*). */
+static int false_alarm_reason(const Sim *s)
+{
+    for (int i = 0; i < s->ntrace; i++)
+        if (s->trace[i].thread < 0 && s->trace[i].op.type == OP_SYNCWARP &&
+            !is_tile(s->trace[i].op.lanes))
+            return A_NONTILE_MASK;
+    const MrAccess *cur = &s->ref.access[s->ref.naccess - 1];
+    for (int b = 0; b < 8; b++) {
+        unsigned fp = 0;
+        if (!((cur->bytes >> b) & 1u))
+            continue;
+        for (int i = 0; i + 1 < s->ref.naccess; i++) {
+            const MrAccess *x = &s->ref.access[i];
+            if (!mr_is_strong(x->kind) || !((x->bytes >> b) & 1u))
+                continue;
+            if (fp && fp != x->bytes)
+                return A_MIXED_SIZES;
+            fp = x->bytes;
+        }
+    }
+    return A_NONE;
+}
+
+/* Compares the verdicts of one access: D_NONE, a disagreement D_*, or D_COUNT + A_*
+ * for a deliberate approximation of docs/rules.md. */
+static int compare(const Sim *s, const MrResult *ref, int res, const ScRulesVerdict *v,
+                   int tainted)
+{
+    int rr = ref->nrace > 0, sr = res == SC_RULES_RACE;
+    if (res < 0)
+        return D_FALSE_ALARM;
+    if (sr && !rr) {
+        int why = false_alarm_reason(s);
+        if (why != A_NONE)
+            return D_COUNT + why;
+        return tainted ? D_FALSE_AFTER_RACE : D_FALSE_ALARM;
+    }
+    if (tainted)
+        return D_NONE;
+    if (s->suite->aliased && (rr != sr || rr)) {
+        int d = rr && !sr ? D_MISS : D_NONE;
+        if (rr && sr) {
+            /* Mislabels are part of the approximation; count them with the misses. */
+            for (int i = 0; i < ref->nrace; i++)
+                if (!strcmp(ref->race[i].cause, rules_cause_name(v->cause)))
+                    return D_NONE;
+            return D_COUNT + A_BLOCK_ALIAS;
+        }
+        if (d == D_MISS)
+            return D_COUNT + A_BLOCK_ALIAS;
+    }
+    if (rr && !sr) {
+        for (int i = 0; i < s->ntrace; i++)
+            if (s->trace[i].thread < 0 && s->trace[i].op.type == OP_BAR && s->trace[i].op.lanes)
+                return D_COUNT + A_NAMED_BARRIER;
+        int sread_cta = 1;
+        for (int i = 0; i < ref->nrace && sread_cta; i++) {
+            const MrAccess *x = &s->ref.access[ref->race[i].prev];
+            sread_cta = x->kind == MR_SREAD && x->scope == MR_SCOPE_CTA &&
+                        !strcmp(ref->race[i].cause, "atomic_scope");
+        }
+        return sread_cta ? D_COUNT + A_SREAD_CTA : D_MISS;
+    }
+    if (rr) {
+        int cause_ok = 0, prev_ok = !v->prev_exact;
+        for (int i = 0; i < ref->nrace; i++) {
+            const MrAccess *x = &s->ref.access[ref->race[i].prev];
+            const Place *p = &s->suite->thr[x->thread];
+            if (!strcmp(ref->race[i].cause, rules_cause_name(v->cause)))
+                cause_ok = 1;
+            if ((p->blk & ((1u << SC_RULES_BLK_BITS) - 1u)) == v->prev_blk &&
+                (unsigned)(p->warp * 32 + p->lane) == v->prev_tid &&
+                rules_cls[x->kind] == v->prev_cls)
+                prev_ok = 1;
+        }
+        if (!prev_ok)
+            return D_PREV;
+        if (!cause_ok && (v->flags & SC_RULES_V_CAUSE_SURE))
+            return D_CAUSE;
+        return cause_ok ? D_NONE : D_COUNT + A_UNSURE_CAUSE;
+    }
+    int rw = ref->nwarn > 0, sw = res == SC_RULES_WARN;
+    if (rw && !sw && (v->flags & SC_RULES_V_WARN_UNSURE))
+        return D_COUNT + A_UNSURE_WARN;
+    return rw && !sw ? D_WARN_MISS : sw && !rw ? D_WARN_FALSE : D_NONE;
+}
+
+/* One access by thread t, on both sides; returns the disagreement, if any. */
+static int sim_access(Sim *s, int t, const Op *op)
+{
+    MrResult ref;
+    ScRulesVerdict v;
+    int tainted = 0;
+    for (int w = 0; w < 2; w++)
+        if ((op->bytes >> (4 * w)) & 0xfu)
+            tainted |= s->mem.taint[w];
+    mr_access(&s->ref, t, (MrKind)op->kind, (MrScope)op->scope, op->bytes, &ref);
+    int res = sut_access(s, t, op, &v);
+    int d = compare(s, &ref, res, &v, tainted);
+    if (ref.nrace || res == SC_RULES_RACE)
+        for (int w = 0; w < 2; w++)
+            if ((op->bytes >> (4 * w)) & 0xfu)
+                s->mem.taint[w] = 1;
+    return d;
+}
+
+/* A synchronization completes with `participants` on both sides. */
+static void sim_sync(Sim *s, const Op *op, uint32_t participants)
+{
+    int first = __builtin_ctz(participants);
+    const Place *p = &s->suite->thr[first];
+    mr_sync(&s->ref, participants);
+    if (op->type == OP_BAR)
+        sc_rules_block_barrier(&s->bclk[p->block],
+                               op->lanes ? op->lanes : (1u << s->nwarps[p->block]) - 1u);
+    else
+        sc_rules_warp_sync(&s->wclk[p->block][p->warp], op->lanes, op->lanes == FULL);
+}
+
+/* Replays a recorded execution from the start and compares at its last event. */
+static int replay(const Suite *su, const Ev *ev, int n)
+{
+    static Sim s;
+    int d = D_NONE;
+    sim_init(&s, su);
+    for (int i = 0; i < n; i++) {
+        if (ev[i].thread >= 0)
+            d = sim_access(&s, ev[i].thread, &ev[i].op);
+        else
+            sim_sync(&s, &ev[i].op, ev[i].participants);
+    }
+    return d;
+}
+
+/* ---- Reporting --------------------------------------------------------------------- */
+
+static void op_text(const Op *op, char *buf, size_t n)
+{
+    static const char *const kind[] = {"ld", "st", "ld.relaxed", "st.relaxed", "atom"};
+    static const char *const scope[] = {"", ".cta", ".gpu"};
+    if (op->type == OP_BAR) {
+        if (op->lanes)
+            snprintf(buf, n, "bar.sync 1, %d /* warps 0x%x */", 32 * __builtin_popcount(op->lanes),
+                     op->lanes);
+        else
+            snprintf(buf, n, "bar.sync 0");
+        return;
+    }
+    if (op->type == OP_SYNCWARP) {
+        snprintf(buf, n, "bar.warp.sync 0x%x", op->lanes);
+        return;
+    }
+    int lo = __builtin_ctz(op->bytes), hi = 31 - __builtin_clz(op->bytes);
+    snprintf(buf, n, "%s%s [%d..%d]", kind[op->kind], scope[op->scope], lo, hi);
+}
+
+typedef struct Found {
+    int kind;
+    const Suite *suite;
+    Ev ev[MAX_EVENTS];
+    int n;
+} Found;
+
+#define MAX_FOUND 96
+static Found found[MAX_FOUND];
+static int nfound;
+static unsigned long dcount[D_COUNT];
+
+static void print_litmus(const Found *f)
+{
+    const Suite *su = f->suite;
+    char buf[64];
+    if (f->kind < D_COUNT)
+        printf("DISAGREEMENT: %s  (suite %s)\n", d_name[f->kind], su->name);
+    else
+        printf("DELIBERATE: %s  (suite %s)\n", a_name[f->kind - D_COUNT], su->name);
+    for (int t = 0; t < su->nthreads; t++) {
+        const Place *p = &su->thr[t];
+        printf("  T%d (block %d [id %u], warp %d, lane %d):", t, p->block, p->blk, p->warp,
+               p->lane);
+        for (int i = 0; i < f->n; i++) {
+            if (f->ev[i].thread != t && !(f->ev[i].thread < 0 && ((f->ev[i].participants >> t) & 1u)))
+                continue;
+            op_text(&f->ev[i].op, buf, sizeof buf);
+            printf(" %s;", buf);
+        }
+        printf("\n");
+    }
+    printf("  interleaving:");
+    for (int i = 0; i < f->n; i++) {
+        op_text(&f->ev[i].op, buf, sizeof buf);
+        if (f->ev[i].thread >= 0)
+            printf(" T%d:%s", f->ev[i].thread, buf);
+        else
+            printf(" {%s by 0x%x}", buf, f->ev[i].participants);
+        printf(i + 1 < f->n ? " ->" : "   <== here\n");
+    }
+    MrResult ref;
+    static Sim s;
+    sim_init(&s, su);
+    for (int i = 0; i + 1 < f->n; i++) {
+        if (f->ev[i].thread >= 0)
+            sim_access(&s, f->ev[i].thread, &f->ev[i].op);
+        else
+            sim_sync(&s, &f->ev[i].op, f->ev[i].participants);
+    }
+    const Ev *last = &f->ev[f->n - 1];
+    ScRulesVerdict v;
+    MrModel saved = s.ref;
+    mr_access(&s.ref, last->thread, (MrKind)last->op.kind, (MrScope)last->op.scope,
+              last->op.bytes, &ref);
+    s.ref = saved;
+    int res = sut_access(&s, last->thread, &last->op, &v);
+    printf("  reference:");
+    if (!ref.nrace && !ref.nwarn)
+        printf(" no race");
+    for (int i = 0; i < ref.nrace; i++)
+        printf(" race(%s with T%d's access #%d)", ref.race[i].cause,
+               s.ref.access[ref.race[i].prev].thread, ref.race[i].prev);
+    for (int i = 0; i < ref.nwarn; i++)
+        printf(" warning(%s with T%d)", ref.warn[i].cause, s.ref.access[ref.warn[i].prev].thread);
+    printf("\n  rules:     %s %s (previous: tid %u block %u cls %u%s)\n",
+           res == SC_RULES_RACE ? "race" : res == SC_RULES_WARN ? "warning" : "no race",
+           rules_cause_name(v.cause), v.prev_tid, v.prev_blk, v.prev_cls,
+           v.prev_exact ? ", exact" : "");
+}
+
+/* Greedy delta debugging: drop events while the same disagreement remains. */
+static void minimize(Found *f)
+{
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (int i = 0; i + 1 < f->n; i++) {
+            Ev tmp[MAX_EVENTS];
+            int m = 0;
+            for (int j = 0; j < f->n; j++)
+                if (j != i)
+                    tmp[m++] = f->ev[j];
+            if (replay(f->suite, tmp, m) == f->kind) {
+                memcpy(f->ev, tmp, sizeof(Ev) * (size_t)m);
+                f->n = m;
+                changed = 1;
+                i--;
+            }
+        }
+    }
+}
+
+static int same_found(const Found *a, const Found *b)
+{
+    if (a->kind != b->kind || a->n != b->n || a->suite != b->suite)
+        return 0;
+    for (int i = 0; i < a->n; i++)
+        if (a->ev[i].thread != b->ev[i].thread || memcmp(&a->ev[i].op, &b->ev[i].op, sizeof(Op)) ||
+            a->ev[i].participants != b->ev[i].participants)
+            return 0;
+    return 1;
+}
+
+static int nfound_kind[D_COUNT + A_COUNT];
+static unsigned long tried_kind[D_COUNT + A_COUNT];
+
+/* Keeps minimized examples: a few distinct ones of each disagreement kind, one of each
+ * deliberate approximation. Minimizing costs replays: only the first few are tried. */
+static void record(const Sim *s, int kind)
+{
+    if (kind < D_COUNT)
+        dcount[kind]++;
+    int keep = kind < D_COUNT ? 6 : 1;
+    if (++tried_kind[kind] > 64 || nfound_kind[kind] >= keep || nfound == MAX_FOUND)
+        return;
+    Found f;
+    f.kind = kind;
+    f.suite = s->suite;
+    f.n = s->ntrace;
+    memcpy(f.ev, s->trace, sizeof(Ev) * (size_t)s->ntrace);
+    minimize(&f);
+    for (int i = 0; i < nfound; i++)
+        if (same_found(&found[i], &f))
+            return;
+    found[nfound++] = f;
+    nfound_kind[kind]++;
+}
+
+/* ---- Enumeration ------------------------------------------------------------------- */
+
+static unsigned long n_exec, n_checks;
+
+static void decide(Sim *s, int t);
+
+/* Every way the execution can go on from here: one of the threads whose next op is an
+ * access makes it, or one of the synchronizations whose participants all arrived
+ * completes. With neither, the execution is complete. */
+static void explore(Sim *s)
+{
+    const Suite *su = s->suite;
+    int moved = 0;
+    if (s->ntrace == MAX_EVENTS) {
+        n_exec++;
+        return;
+    }
+    for (int t = 0; t < su->nthreads; t++) {
+        if (s->next[t] < 0 || su->ops[s->next[t]].type != OP_ACCESS)
+            continue;
+        moved = 1;
+        const Op *op = &su->ops[s->next[t]];
+        Mem saved = s->mem;
+        int naccess = s->ref.naccess, next = s->next[t];
+        s->trace[s->ntrace].thread = (int8_t)t;
+        s->trace[s->ntrace].op = *op;
+        s->trace[s->ntrace++].participants = 0;
+        n_checks++;
+        int d = sim_access(s, t, op);
+        if (d >= D_COUNT)
+            acount[d - D_COUNT]++;
+        if (d)
+            record(s, d);
+        s->next[t] = UNDECIDED;
+        s->done[t]++;
+        decide(s, 0);
+        s->done[t]--;
+        s->next[t] = next;
+        s->ntrace--;
+        s->ref.naccess = naccess;
+        s->mem = saved;
+    }
+    /* Synchronizations: the lowest participant stands for the instance. */
+    for (int t = 0; t < su->nthreads; t++) {
+        if (s->next[t] < 0 || su->ops[s->next[t]].type == OP_ACCESS)
+            continue;
+        const Op *op = &su->ops[s->next[t]];
+        const Place *p = &su->thr[t];
+        uint32_t part = 0;
+        for (int u = 0; u < su->nthreads; u++) {
+            const Place *q = &su->thr[u];
+            if (q->block != p->block)
+                continue;
+            if (op->type == OP_SYNCWARP && (q->warp != p->warp || !((op->lanes >> q->lane) & 1u)))
+                continue;
+            if (op->type == OP_BAR && op->lanes && !((op->lanes >> q->warp) & 1u))
+                continue;
+            part |= 1u << u;
+        }
+        if (__builtin_ctz(part) != t)
+            continue;
+        int ready = 1;
+        for (int u = 0; u < su->nthreads && ready; u++)
+            if ((part >> u) & 1u)
+                ready = s->next[u] >= 0 && !memcmp(&su->ops[s->next[u]], op, sizeof(Op));
+        if (!ready)
+            continue;
+        moved = 1;
+        const Place *q = p;
+        ScRulesBlockClk bsave;
+        ScRulesWarpClk wsave;
+        uint32_t vc[MR_MAX_THREADS][MR_MAX_THREADS];
+        int nexts[MR_MAX_THREADS];
+        memcpy(vc, s->ref.vc, sizeof vc);
+        memcpy(nexts, s->next, sizeof nexts);
+        if (op->type == OP_BAR)
+            bsave = s->bclk[q->block];
+        else
+            wsave = s->wclk[q->block][q->warp];
+        s->trace[s->ntrace].thread = -1;
+        s->trace[s->ntrace].op = *op;
+        s->trace[s->ntrace++].participants = part;
+        sim_sync(s, op, part);
+        for (int u = 0; u < su->nthreads; u++)
+            if ((part >> u) & 1u) {
+                s->next[u] = UNDECIDED;
+                s->done[u]++;
+            }
+        decide(s, 0);
+        for (int u = 0; u < su->nthreads; u++)
+            if ((part >> u) & 1u)
+                s->done[u]--;
+        memcpy(s->next, nexts, sizeof nexts);
+        s->ntrace--;
+        memcpy(s->ref.vc, vc, sizeof vc);
+        if (op->type == OP_BAR)
+            s->bclk[q->block] = bsave;
+        else
+            s->wclk[q->block][q->warp] = wsave;
+    }
+    if (!moved)
+        n_exec++;
+}
+
+/* Is thread t the only modelled participant of a synchronization op? */
+static int sync_alone(const Suite *su, int t, const Op *op)
+{
+    const Place *p = &su->thr[t];
+    for (int u = 0; u < su->nthreads; u++) {
+        const Place *q = &su->thr[u];
+        if (u == t || q->block != p->block)
+            continue;
+        if (op->type == OP_SYNCWARP && q->warp == p->warp && ((op->lanes >> q->lane) & 1u))
+            return 0;
+        if (op->type == OP_BAR && (!op->lanes || ((op->lanes >> q->warp) & 1u)))
+            return 0;
+    }
+    return 1;
+}
+
+/* Picks the next op of every thread that needs one (its program so far is fixed by the
+ * path; this extends it by each op of the alphabet, or ends it), then explores. */
+static void decide(Sim *s, int t)
+{
+    const Suite *su = s->suite;
+    while (t < su->nthreads && s->next[t] != UNDECIDED)
+        t++;
+    if (t == su->nthreads) {
+        explore(s);
+        return;
+    }
+    s->next[t] = END;
+    decide(s, t + 1);
+    if (s->done[t] < su->max_ops) {
+        for (int i = 0; i < su->nops; i++) {
+            const Op *op = &su->ops[i];
+            if (op->type == OP_SYNCWARP && !((op->lanes >> su->thr[t].lane) & 1u))
+                continue;
+            if (op->type == OP_BAR && op->lanes && !((op->lanes >> su->thr[t].warp) & 1u))
+                continue;
+            if (op->type != OP_ACCESS && !su->lone_sync && sync_alone(su, t, op))
+                continue;
+            s->next[t] = i;
+            decide(s, t + 1);
+        }
+    }
+    s->next[t] = UNDECIDED;
+}
+
+/* ---- Suites ------------------------------------------------------------------------ */
+
+/* Memory: two 4-byte words, bytes 0..3 and 4..7. */
+#define B4 0x0fu
+#define B4B 0xf0u
+#define B2 0x03u
+#define B2H 0x0cu
+#define B1 0x01u
+#define B1B 0x02u
+
+/* Every access class on one word, full footprint. */
+static const Op ops_classes[] = {
+    ACC(MR_READ, MR_SCOPE_NONE, B4),   ACC(MR_WRITE, MR_SCOPE_NONE, B4),
+    ACC(MR_SREAD, MR_SCOPE_GPU, B4),   ACC(MR_SWRITE, MR_SCOPE_GPU, B4),
+    ACC(MR_ATOMIC, MR_SCOPE_CTA, B4),  ACC(MR_ATOMIC, MR_SCOPE_GPU, B4),
+    BAR,                               SYNCW(FULL),
+};
+/* Scopes: cta-scoped strong plain accesses too. */
+static const Op ops_scopes[] = {
+    ACC(MR_READ, MR_SCOPE_NONE, B4),   ACC(MR_SREAD, MR_SCOPE_CTA, B4),
+    ACC(MR_SWRITE, MR_SCOPE_CTA, B4),  ACC(MR_SREAD, MR_SCOPE_GPU, B4),
+    ACC(MR_ATOMIC, MR_SCOPE_CTA, B4),  ACC(MR_ATOMIC, MR_SCOPE_GPU, B4),
+    BAR,
+};
+/* Weak accesses and atomics with the synchronizations of three threads. */
+static const Op ops_three[] = {
+    ACC(MR_READ, MR_SCOPE_NONE, B4),  ACC(MR_WRITE, MR_SCOPE_NONE, B4),
+    ACC(MR_SREAD, MR_SCOPE_GPU, B4),  ACC(MR_ATOMIC, MR_SCOPE_GPU, B4),
+    BAR,                              SYNCW(FULL),
+};
+/* Partial masks over lanes 0, 1 and 5 of one warp: tiles (0x3, 0xff) and not. */
+static const Op ops_partial[] = {
+    ACC(MR_READ, MR_SCOPE_NONE, B4),  ACC(MR_WRITE, MR_SCOPE_NONE, B4),
+    ACC(MR_SREAD, MR_SCOPE_GPU, B4),  ACC(MR_ATOMIC, MR_SCOPE_GPU, B4),
+    SYNCW(FULL),
+    SYNCW(0x3u),                      SYNCW(0x22u),
+    SYNCW(0x21u),                     SYNCW(0x23u),
+    SYNCW(0xffu),
+};
+/* Bytes: footprints that overlap, nest and are disjoint. */
+static const Op ops_bytes[] = {
+    ACC(MR_READ, MR_SCOPE_NONE, B4),   ACC(MR_WRITE, MR_SCOPE_NONE, B1),
+    ACC(MR_WRITE, MR_SCOPE_NONE, B1B), ACC(MR_READ, MR_SCOPE_NONE, B2),
+    ACC(MR_WRITE, MR_SCOPE_NONE, B2H), ACC(MR_ATOMIC, MR_SCOPE_GPU, B4),
+    ACC(MR_ATOMIC, MR_SCOPE_GPU, B2),  ACC(MR_SREAD, MR_SCOPE_GPU, B2),
+    BAR,
+};
+/* Two locations. */
+static const Op ops_two[] = {
+    ACC(MR_READ, MR_SCOPE_NONE, B4),  ACC(MR_WRITE, MR_SCOPE_NONE, B4),
+    ACC(MR_READ, MR_SCOPE_NONE, B4B), ACC(MR_WRITE, MR_SCOPE_NONE, B4B),
+    ACC(MR_ATOMIC, MR_SCOPE_GPU, B4B), BAR,
+    SYNCW(FULL),
+};
+
+/* Deeper programs over fewer kinds: weak accesses, atomics, both synchronizations. */
+static const Op ops_core[] = {
+    ACC(MR_READ, MR_SCOPE_NONE, B4),  ACC(MR_WRITE, MR_SCOPE_NONE, B4),
+    ACC(MR_ATOMIC, MR_SCOPE_GPU, B4), BAR,
+    SYNCW(FULL),
+};
+
+/* Named barriers: warps 0 and 1 of a block of three warps, or all. */
+static const Op ops_named[] = {
+    ACC(MR_READ, MR_SCOPE_NONE, B4),  ACC(MR_WRITE, MR_SCOPE_NONE, B4),
+    ACC(MR_ATOMIC, MR_SCOPE_GPU, B4), BAR,
+    NAMED_BAR(0x3u),
+};
+
+#define P(b, w, l) {b, w, l, (uint32_t)(b)}
+#define PA(b, w, l, id) {b, w, l, id}
+#define WRAP_BAR (SC_RULES_BAR_MOD - 2)
+#define WRAP_SYNC (SC_RULES_SYNC_MOD - 2)
+#define N(a) (int)(sizeof(a) / sizeof((a)[0]))
+
+static const Suite suites[] = {
+    {"classes/warp", 2, {P(0, 0, 0), P(0, 0, 1)}, ops_classes, N(ops_classes), 3, 0, 0, 0, 0},
+    {"classes/block", 2, {P(0, 0, 0), P(0, 1, 0)}, ops_classes, N(ops_classes), 3, 0, 0, 0, 0},
+    {"classes/grid", 2, {P(0, 0, 0), P(1, 0, 0)}, ops_classes, N(ops_classes), 3, 0, 0, 1, 0},
+    {"classes/wrap", 2, {P(0, 0, 0), P(0, 1, 3)}, ops_classes, N(ops_classes), 3, WRAP_BAR, WRAP_SYNC, 0, 0},
+    {"scopes/grid", 2, {P(0, 0, 0), P(1, 0, 0)}, ops_scopes, N(ops_scopes), 3, 0, 0, 0, 0},
+    {"scopes/block+grid", 3, {P(0, 0, 0), P(0, 1, 0), P(1, 0, 0)}, ops_scopes, N(ops_scopes), 2, 0, 0, 0, 0},
+    {"three/warp", 3, {P(0, 0, 0), P(0, 0, 1), P(0, 0, 2)}, ops_three, N(ops_three), 2, 0, 0, 0, 0},
+    {"three/warp+warp", 3, {P(0, 0, 0), P(0, 0, 1), P(0, 1, 0)}, ops_three, N(ops_three), 2, 0, 0, 0, 0},
+    {"three/warp+block", 3, {P(0, 0, 0), P(0, 0, 1), P(1, 0, 0)}, ops_three, N(ops_three), 2, 0, 0, 0, 0},
+    {"three/block+block", 3, {P(0, 0, 0), P(0, 1, 0), P(1, 0, 0)}, ops_three, N(ops_three), 2, 0, 0, 0, 0},
+    {"three/grid", 3, {P(0, 0, 0), P(1, 0, 0), P(2, 0, 0)}, ops_three, N(ops_three), 2, 0, 0, 0, 0},
+    {"three/wrap", 3, {P(0, 0, 0), P(0, 0, 1), P(0, 1, 0)}, ops_three, N(ops_three), 2, WRAP_BAR, WRAP_SYNC, 0, 0},
+    {"partial/lanes015", 3, {P(0, 0, 0), P(0, 0, 1), P(0, 0, 5)}, ops_partial, N(ops_partial), 2, 0, 0, 0, 0},
+    {"partial/wrap", 3, {P(0, 0, 0), P(0, 0, 1), P(0, 0, 5)}, ops_partial, N(ops_partial), 2, 0, WRAP_SYNC, 0, 0},
+    {"bytes/warp", 2, {P(0, 0, 0), P(0, 0, 1)}, ops_bytes, N(ops_bytes), 3, 0, 0, 0, 0},
+    {"bytes/block", 2, {P(0, 0, 0), P(0, 1, 0)}, ops_bytes, N(ops_bytes), 3, 0, 0, 0, 0},
+    {"bytes/grid", 2, {P(0, 0, 0), P(1, 0, 0)}, ops_bytes, N(ops_bytes), 3, 0, 0, 0, 0},
+    {"two-words/block", 2, {P(0, 0, 0), P(0, 1, 0)}, ops_two, N(ops_two), 3, 0, 0, 0, 0},
+    {"deep/warp", 2, {P(0, 0, 0), P(0, 0, 1)}, ops_core, N(ops_core), 4, 0, 0, 0, 0},
+    {"deep/block", 2, {P(0, 0, 0), P(0, 1, 0)}, ops_core, N(ops_core), 4, 0, 0, 0, 0},
+    {"named/3warps", 3, {P(0, 0, 0), P(0, 1, 0), P(0, 2, 0)}, ops_named, N(ops_named), 2, 0, 0, 0, 0},
+    {"alias/blocks", 2, {PA(0, 0, 0, 0), PA(1, 1, 0, 1u << SC_RULES_BLK_BITS)}, ops_three,
+     N(ops_three), 3, 0, 0, 0, 1},
+};
+
+static void run_suite(const Suite *su, int max_ops)
+{
+    static Sim s;
+    Suite copy = *su;
+    copy.max_ops = max_ops;
+    unsigned long e0 = n_exec, c0 = n_checks;
+    clock_t t0 = clock();
+    sim_init(&s, &copy);
+    /* The suite must outlive the recorded disagreements: they point at it. */
+    Suite *keep = malloc(sizeof *keep);
+    *keep = copy;
+    s.suite = keep;
+    decide(&s, 0);
+    printf("  %-20s %d threads x %d ops: %10lu executions, %11lu checks, %6.1f s\n", su->name,
+           su->nthreads, max_ops, n_exec - e0, n_checks - c0,
+           (double)(clock() - t0) / CLOCKS_PER_SEC);
+    fflush(stdout);
+}
+
+TEST(model_agrees_with_reference)
+{
+    static const char *const cov_name[] = {
+#define COV_NAME(n) #n,
+        SC_RULES_COV_LIST(COV_NAME)
+#undef COV_NAME
+    };
+    const char *deep = getenv("SC_MODEL_DEEP");
+    for (int i = 0; i < N(suites); i++)
+        run_suite(&suites[i], suites[i].max_ops + (deep ? 1 : 0) - (getenv("SC_MODEL_SMALL") ? 1 : 0));
+    printf("checked %lu executions (%lu access verdicts)\n", n_exec, n_checks);
+    for (int i = 0; i < nfound; i++)
+        if (found[i].kind < D_COUNT)
+            print_litmus(&found[i]);
+    unsigned long total = 0;
+    for (int d = 1; d < D_COUNT; d++) {
+        if (dcount[d])
+            printf("  %-36s %lu\n", d_name[d], dcount[d]);
+        total += dcount[d];
+    }
+    printf("disagreements: %lu (%d distinct minimized)\n", total,
+           nfound_kind[D_MISS] + nfound_kind[D_FALSE_ALARM] + nfound_kind[D_CAUSE] +
+               nfound_kind[D_PREV] + nfound_kind[D_WARN_MISS] + nfound_kind[D_WARN_FALSE] +
+               nfound_kind[D_FALSE_AFTER_RACE]);
+    printf("deliberate approximations (docs/rules.md), one minimized example each:\n");
+    for (int a = 1; a < A_COUNT; a++)
+        printf("  %-52s %lu\n", a_name[a], acount[a]);
+    for (int i = 0; i < nfound; i++)
+        if (found[i].kind >= D_COUNT)
+            print_litmus(&found[i]);
+    int missing = 0;
+    printf("rules branches reached:\n");
+    for (int i = 0; i < SC_RULES_COV_COUNT; i++) {
+        printf("  %-20s %12lu\n", cov_name[i], cov_hits[i]);
+        missing += cov_hits[i] == 0;
+    }
+    CHECK_INT(0, total);
+    CHECK_INT(0, missing);
+}
+
+int main(void)
+{
+    RUN(model_agrees_with_reference);
+    return TEST_REPORT();
+}
