@@ -135,6 +135,12 @@ static __device__ __forceinline__ ScRulesWarpClk *warp_clock(const ScDevLaunch *
     return (ScRulesWarpClk *)l->warp_clocks + (size_t)slot * per_block + w;
 }
 
+/* The warp clock's now (bits 0..15) and floor (16..31), read or swapped as one word. */
+static __device__ __forceinline__ uint32_t *warp_now_floor(ScRulesWarpClk *c)
+{
+    return (uint32_t *)&c->now;
+}
+
 /* The lanes warp w of the block has (a block's last warp may be partial). */
 static __device__ __forceinline__ uint32_t warp_lanes(uint32_t w)
 {
@@ -277,18 +283,22 @@ static __device__ void open_slot(ScDevLaunch *l)
         return;
     }
     ScDevBlock *b = block_state(l, slot);
+    /* Warp 0 has fewer than 32 lanes in a block that small. */
+    uint32_t stride = (uint32_t)__popc(lanes);
     uint64_t *shadow = (uint64_t *)l->shared_shadow + (size_t)slot * 2 * l->shared_words;
-    for (uint32_t i = lane; i < 2 * l->shared_words; i += WARP_SIZE)
+    for (uint32_t i = lane; i < 2 * l->shared_words; i += stride)
         shadow[i] = 0;
-    b->exited_lanes[lane] = 0;
-    b->bar_arrived[0][lane] = 0;
-    b->bar_arrived[1][lane] = 0;
-    if (lane < BARRIER_IDS) {
-        b->named_count[lane] = 0;
-        b->named_warps[lane] = 0;
+    for (uint32_t i = lane; i < WARP_SIZE; i += stride) {
+        b->exited_lanes[i] = 0;
+        b->bar_arrived[0][i] = 0;
+        b->bar_arrived[1][i] = 0;
+        if (i < BARRIER_IDS) {
+            b->named_count[i] = 0;
+            b->named_warps[i] = 0;
+        }
+        if (i < block_warps())
+            *warp_now_floor(warp_clock(l, slot, i)) = 0;
     }
-    if (lane < block_warps())
-        *(uint32_t *)warp_clock(l, slot, lane) = 0; /* now and floor */
     if (lane == 0) {
         b->live_threads = block_threads();
         b->slot_bit = bit;
@@ -296,6 +306,8 @@ static __device__ void open_slot(ScDevLaunch *l)
         b->divergent = 0;
         b->bar_site[0] = 0;
         b->bar_site[1] = 0;
+        b->bar_first[0] = 0;
+        b->bar_first[1] = 0;
         b->bar_state = BAR_UNIFORM;
         b->clk_busy = 0;
         b->bar_count = block_threads() << 16;
@@ -539,11 +551,6 @@ extern "C" __device__ void __scord_bar_pass(uint32_t site, uint32_t id, uint32_t
 
 /* ---- the warp clock ---------------------------------------------------------- */
 
-/* The warp clock's now (bits 0..15) and floor (16..31), read or swapped as one word. */
-static __device__ __forceinline__ uint32_t *warp_now_floor(ScRulesWarpClk *c)
-{
-    return (uint32_t *)&c->now;
-}
 
 /* A lane's row of its warp clock is stale (reads as the floor everywhere) until the
  * lane takes part in a partial __syncwarp, or reads it for an access while a partial
@@ -703,21 +710,52 @@ typedef struct Access {
     uint64_t base;     /* shared window offset or global address of the word's byte 0 */
 } Access;
 
+/* The ABI kind and scope of the rules' classes and scopes, for the previous side of
+ * a record (the site word keeps the rules' numbering). */
+static __device__ __forceinline__ uint32_t abi_kind(uint32_t cls)
+{
+    if (cls == SC_RULES_CLS_READ || cls == SC_RULES_CLS_SREAD)
+        return SC_ABI_KIND_READ;
+    if (cls == SC_RULES_CLS_WRITE || cls == SC_RULES_CLS_SWRITE)
+        return SC_ABI_KIND_WRITE;
+    return SC_ABI_KIND_RMW;
+}
+
+static __device__ __forceinline__ uint32_t abi_scope(uint32_t scope)
+{
+    if (scope == SC_RULES_SCOPE_CTA)
+        return SC_ABI_SCOPE_CTA;
+    if (scope == SC_RULES_SCOPE_CLUSTER)
+        return SC_ABI_SCOPE_CLUSTER;
+    if (scope == SC_RULES_SCOPE_GPU)
+        return SC_ABI_SCOPE_GPU;
+    if (scope == SC_RULES_SCOPE_SYS)
+        return SC_ABI_SCOPE_SYS;
+    return SC_ABI_SCOPE_NONE;
+}
+
 /* Reports a race or warning the rules found against the recorded history `old` of a
- * word or cell, whose site word was `site_word` before this access replaced it. */
-static __device__ void report(const Access *a, const ScRulesVerdict *v, uint64_t old,
-                              uint64_t site_word)
+ * word or cell, whose site word the rules saw as r->hint. The previous side names an
+ * instruction only when the rules say their partner is the recorded accessor's own
+ * access and the site word describes that accessor; otherwise its site is
+ * SC_DEV_SITE_NONE (a summarized access of a thread the word does not name). */
+static __device__ void report(const Access *a, const ScRulesAccess *r, const ScRulesVerdict *v,
+                              uint64_t old, uint32_t byte)
 {
     int cause = report_cause((ScRulesCause)v->cause);
     if (cause < 0)
         return;
-    RecSide prev = {SC_DEV_SITE_NONE, 0, sc_rules_site_blk(site_word, old), v->prev_tid};
-    if (site_word) {
-        prev.site = sc_rules_site_id(site_word);
-        prev.info = sc_rules_site_info(site_word);
+    uint32_t space = SC_ABI_INFO_SPACE(a->cur.info);
+    RecSide prev = {SC_DEV_SITE_NONE, SC_ABI_INFO(0, abi_kind(v->prev_cls), 0, 0, space),
+                    v->prev_blk, v->prev_tid};
+    if (v->prev_exact && sc_rules_site_matches(r->hint, old)) {
+        prev.site = sc_rules_site_id(r->hint);
+        prev.info = SC_ABI_INFO(sc_rules_site_size(r->hint), abi_kind(sc_rules_site_cls(r->hint)),
+                                sc_rules_site_sem(r->hint),
+                                abi_scope(sc_rules_site_scope(r->hint)), space);
+        prev.block = sc_rules_site_blk(r->hint, old);
     }
-    uint64_t addr = a->base + (uint32_t)(__ffs(a->rules.mask) - 1);
-    record_race(a->l, (uint32_t)cause, addr, &a->cur, &prev);
+    record_race(a->l, (uint32_t)cause, a->base + byte, &a->cur, &prev);
 }
 
 static __device__ __forceinline__ uint64_t load_shadow(const Access *a, const uint64_t *p)
@@ -725,18 +763,20 @@ static __device__ __forceinline__ uint64_t load_shadow(const Access *a, const ui
     return a->shared ? load_cta64(p) : load_gpu64(p);
 }
 
-/* After a successful swap: the site word names this access, the report what it met. */
-static __device__ void finish(const Access *a, const ScRulesVerdict *v, uint64_t old,
-                              uint64_t *site_word)
+/* After a successful swap of `old` for `next`: the site word names this access if it
+ * is now the recorder, and the report says what it met at `byte` of the word. */
+static __device__ void finish(const Access *a, const ScRulesAccess *r, const ScRulesVerdict *v,
+                              uint64_t old, uint64_t next, uint64_t *site_word, uint32_t byte)
 {
-    uint64_t prev = load_shadow(a, site_word);
-    *site_word = sc_rules_site_pack(a->cur.site, a->cur.info, a->rules.blk);
+    if (sc_rules_records(next, r))
+        *site_word = sc_rules_site_pack(a->cur.site, r, SC_ABI_INFO_SEM(a->cur.info),
+                                        SC_ABI_INFO_SIZE(a->cur.info));
     if (v->result == SC_RULES_RACE || v->result == SC_RULES_WARN)
-        report(a, v, old, prev);
+        report(a, r, v, old, byte);
 }
 
 /* The byte cells of a split word: each byte of the access is decided on its own. */
-static __device__ void check_cells(const Access *a, uint64_t marker)
+static __device__ void check_cells(const Access *a, ScRulesAccess *r, uint64_t marker)
 {
     uint64_t idx = sc_rules_split_index(marker);
     if (idx >= a->l->split_cap) {
@@ -746,18 +786,19 @@ static __device__ void check_cells(const Access *a, uint64_t marker)
     /* Acquire: the splitter filled the cells before it swapped the marker in. */
     __threadfence();
     uint64_t *cells = (uint64_t *)a->l->split_pool + idx * SPLIT_GROUP;
-    for (uint32_t bytes = a->rules.mask; bytes; bytes &= bytes - 1) {
+    for (uint32_t bytes = r->mask; bytes; bytes &= bytes - 1) {
         uint32_t byte = lowest_lane(bytes);
         unsigned long long *cell = (unsigned long long *)&cells[byte];
         ScRulesVerdict v;
         uint64_t old = load_shadow(a, (const uint64_t *)cell), next;
         for (;;) {
-            int r = sc_rules_access_cell(old, &a->rules, &next, &v);
-            if (r == SC_RULES_UNCHANGED)
+            r->hint = load_shadow(a, &cells[4 + byte]);
+            int res = sc_rules_access_cell(old, r, &next, &v);
+            if (res == SC_RULES_UNCHANGED)
                 break;
             uint64_t seen = atomicCAS(cell, old, next);
             if (seen == old) {
-                finish(a, &v, old, &cells[4 + byte]);
+                finish(a, r, &v, old, next, &cells[4 + byte], byte);
                 break;
             }
             old = seen;
@@ -769,8 +810,7 @@ static __device__ void check_cells(const Access *a, uint64_t marker)
  * filled from the word, swapped in as a marker. Returns what the word holds after the
  * attempt (the marker, or what another thread put there first); 0 when the pool is
  * empty, the access then counted unchecked. */
-static __device__ uint64_t split_word(const Access *a, uint64_t *word, const uint64_t *site_word,
-                                      uint64_t old)
+static __device__ uint64_t split_word(const Access *a, uint64_t *word, uint64_t site, uint64_t old)
 {
     uint32_t idx = atomicAdd(&a->l->split_used, 1u);
     if (idx >= a->l->split_cap) {
@@ -778,10 +818,9 @@ static __device__ uint64_t split_word(const Access *a, uint64_t *word, const uin
         return 0;
     }
     uint64_t *cells = (uint64_t *)a->l->split_pool + (uint64_t)idx * SPLIT_GROUP;
-    uint64_t site = load_shadow(a, site_word);
     for (uint32_t byte = 0; byte < 4; byte++) {
         cells[byte] = sc_rules_split_cell(old, byte);
-        cells[4 + byte] = site;
+        cells[4 + byte] = cells[byte] ? site : 0;
     }
     __threadfence();
     uint64_t marker = sc_rules_split_word(idx);
@@ -789,37 +828,33 @@ static __device__ uint64_t split_word(const Access *a, uint64_t *word, const uin
     return seen == old ? marker : seen;
 }
 
-/* One shadow word: the rules' loop (load, decide, swap, retry on a change). Not
- * inlined: the rules need many registers, and a kernel's register count is the most
- * any point of its call tree needs; kept apart, the rest of the access path does not
- * add its own live values to that peak (109 -> 78 registers on sm_90). */
-extern "C" __device__ __noinline__ void __scord_check_word(uint64_t access, uint64_t *word,
-                                                          uint64_t *site_word)
+/* One shadow word: the rules' loop (load, decide, swap, retry on a change). */
+static __device__ void check_word(const Access *a, uint64_t *word, uint64_t *site_word)
 {
-    /* The Access travels as an integer: a pointer to the caller's stack would make
-     * nvcc keep a second, specialized copy of this function. */
-    const Access *a = (const Access *)access;
+    ScRulesAccess r = a->rules;
     ScRulesVerdict v;
     uint64_t old = load_shadow(a, word), next;
     for (;;) {
-        int r = sc_rules_access(old, &a->rules, &next, &v);
-        if (r == SC_RULES_UNCHANGED)
+        /* The site word as it goes with this value of the word (best effort). */
+        r.hint = load_shadow(a, site_word);
+        int res = sc_rules_access(old, &r, &next, &v);
+        if (res == SC_RULES_UNCHANGED)
             return;
-        if (r == SC_RULES_SPLIT) {
+        if (res == SC_RULES_SPLIT) {
             if (!sc_rules_is_split(old)) {
-                old = split_word(a, word, site_word, old);
+                old = split_word(a, word, r.hint, old);
                 if (!old)
                     return;
             }
             if (sc_rules_is_split(old)) {
-                check_cells(a, old);
+                check_cells(a, &r, old);
                 return;
             }
             continue; /* another thread changed the word first: decide again */
         }
         uint64_t seen = atomicCAS((unsigned long long *)word, old, next);
         if (seen == old) {
-            finish(a, &v, old, site_word);
+            finish(a, &r, &v, old, next, site_word, lowest_lane(r.mask));
             return;
         }
         old = seen;
@@ -829,8 +864,9 @@ extern "C" __device__ __noinline__ void __scord_check_word(uint64_t access, uint
 /* Several lanes of one weak store instruction on one address: a race when they store
  * different values, benign when the same; either way the lowest lane alone goes on
  * to the shadow (false for the others). Strong stores are morally strong with each
- * other within a warp, so they go to the rules one by one. Only lanes of this call's branch are in
- * __activemask(), and each match below is made by exactly the lanes it names. */
+ * other within a warp, so they go to the rules one by one. Only lanes of this call's
+ * branch are in __activemask(), and each match below is made by exactly the lanes it
+ * names. */
 static __device__ bool store_lanes(const Access *a, uint64_t addr, uint64_t value)
 {
     uint32_t lane = a->cur.thread % WARP_SIZE;
@@ -940,6 +976,7 @@ extern "C" __device__ void __scord_access(uint64_t addr, uint32_t info, uint32_t
     a.rules.scope = access_scope(cls, SC_ABI_INFO_SCOPE(info));
     a.rules.blk = a.cur.block;
     a.rules.tid = a.cur.thread;
+    a.rules.hint = 0;
     if (!read_clocks(&a.rules, l, slot)) {
         count_unchecked(l);
         return;
@@ -962,6 +999,6 @@ extern "C" __device__ void __scord_access(uint64_t addr, uint32_t info, uint32_t
                 words++;
             }
         }
-        __scord_check_word((uint64_t)&a, words, words + site_stride);
+        check_word(&a, words, words + site_stride);
     }
 }
