@@ -406,6 +406,73 @@ TEST(barrier_counter_wraps)
     CHECK_INT(SC_RULES_CAUSE_MISSING_BARRIER, v.cause);
 }
 
+TEST(concurrent_strong_read_keeps_the_recorder)
+{
+    /* Lane 1 stores with st.relaxed; lane 0 polls with ld.relaxed meanwhile; lane 1
+     * then reads its own store plainly: no race (the SR bridge the checker found). */
+    ScRulesVerdict v;
+    uint64_t x = 0;
+    world(0, 0);
+    run(&x, mk(0, 1, SW, GPU, 0xf), &v);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 0, SR, GPU, 0xf), &v));
+    ScRulesState s = sc_rules_decode(x);
+    CHECK_INT(1, s.lane); /* still recorded */
+    CHECK_INT(SC_RULES_POS_WARP, s.reach[SR]);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 1, R, NONE, 0xf), &v));
+    /* A plain write of lane 1 still races with lane 0's poll. */
+    CHECK_INT(SC_RULES_RACE, run(&x, mk(0, 1, W, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_CAUSE_MISSING_SYNCWARP, v.cause);
+}
+
+TEST(site_word_names_the_recorders_racing_access)
+{
+    /* Lane 1: atomic then relaxed store; lane 0's plain read races with both: the
+     * word holds them at SELF, the site word says which one lane 1 made last. */
+    ScRulesVerdict v;
+    uint64_t x = 0, site = 0, n;
+    world(0, 0);
+    ScRulesAccess a = mk(0, 1, AT, GPU, 0xf);
+    sc_rules_access(x, &a, &n, &v);
+    x = n;
+    a = mk(0, 1, SW, GPU, 0xf);
+    CHECK_INT(SC_RULES_OK, sc_rules_access(x, &a, &n, &v));
+    x = n;
+    CHECK(sc_rules_records(x, &a));
+    site = sc_rules_site_pack(77, &a, 2, 4);
+    a = mk(0, 0, R, NONE, 0xf);
+    a.hint = site;
+    CHECK_INT(SC_RULES_RACE, sc_rules_access(x, &a, &n, &v));
+    CHECK_INT(SW, v.prev_cls);
+    CHECK_INT(1, v.prev_exact);
+    CHECK_INT(SC_RULES_CAUSE_MISSING_SYNCWARP, v.cause);
+    CHECK(v.flags & SC_RULES_V_CAUSE_SURE);
+    /* Without it the atomic, the more telling of the two, is named. */
+    a.hint = 0;
+    sc_rules_access(x, &a, &n, &v);
+    CHECK_INT(AT, v.prev_cls);
+    CHECK_INT(SC_RULES_CAUSE_ATOMIC_VS_PLAIN, v.cause);
+}
+
+TEST(cell_of_two_footprints_is_conservative)
+{
+    /* A 4-byte atomic, a barrier, then a 2-byte one: the byte cell met two footprints,
+     * so a later 2-byte atomic of the same half is not taken as morally strong. */
+    ScRulesVerdict v;
+    uint64_t x = 0, n;
+    world(0, 0);
+    run(&x, mk(0, 0, AT, GPU, 0xf), &v);
+    sc_rules_block_barrier(&bclk[0], 0x3u);
+    ScRulesAccess a = mk(0, 40, AT, GPU, 0x3);
+    CHECK_INT(SC_RULES_SPLIT, sc_rules_access(x, &a, &n, &v));
+    uint64_t cell = sc_rules_split_cell(x, 0);
+    CHECK_INT(SC_RULES_OK, sc_rules_access_cell(cell, &a, &n, &v));
+    CHECK_INT(0, sc_rules_decode(n).mask);
+    cell = n;
+    a = mk(0, 0, AT, GPU, 0x3);
+    CHECK_INT(SC_RULES_RACE, sc_rules_access_cell(cell, &a, &n, &v));
+    CHECK(!(v.flags & SC_RULES_V_CAUSE_SURE));
+}
+
 int main(void)
 {
     RUN(layout_round_trip_at_limits);
@@ -424,5 +491,8 @@ int main(void)
     RUN(same_thread_byte_sweep_merges);
     RUN(fast_path_only_when_nothing_changes);
     RUN(barrier_counter_wraps);
+    RUN(concurrent_strong_read_keeps_the_recorder);
+    RUN(site_word_names_the_recorders_racing_access);
+    RUN(cell_of_two_footprints_is_conservative);
     return TEST_REPORT();
 }
