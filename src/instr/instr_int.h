@@ -122,12 +122,13 @@ typedef struct ScInstrSites {
     ScBuf tmp;
 } ScInstrSites;
 
-/* Appends a site for stmt; returns its id, false (err set) when out of memory
- * or when the ids would run past UINT32_MAX - 1. */
+/* Appends a site for stmt and sets *id to its id; false (err set) when out of
+ * memory or when the ids would run past UINT32_MAX - 1. */
 bool sc_instr_add_site(ScInstrSites *st, ScInstrSiteKind kind, ScInstrUnchecked why, const ScPtxStmt *stmt,
                        uint32_t info, uint32_t *id, ScErr *err);
 /* Adds a kernel to the table; false (err set) when out of memory. */
 bool sc_instr_add_kernel(ScInstrSites *st, const char *name, ScErr *err);
+/* Frees the builder's caches (not the tables it filled). */
 void sc_instr_sites_done(ScInstrSites *st);
 
 /* ---- instr_plan.c ---- */
