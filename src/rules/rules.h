@@ -570,7 +570,7 @@ SC_HD static inline RulesRel rules_relate(const ScRulesState *s, const ScRulesAc
 /* Is an access at position p ordered before (or made by) the accessing thread? */
 SC_HD static inline int rules_ordered(const RulesRel *r, unsigned p)
 {
-    switch (p) {
+    switch ((ScRulesPos)p) {
     case SC_RULES_POS_NONE:
         return 1;
     case SC_RULES_POS_BSYNC:
@@ -585,13 +585,14 @@ SC_HD static inline int rules_ordered(const RulesRel *r, unsigned p)
         return r->blk_synced || (r->same_warp && (r->warp_wide || r->warp_ord));
     case SC_RULES_POS_BLOCK:
         return r->blk_synced;
-    default:
+    case SC_RULES_POS_GRID:
         return 0;
     }
+    return 0;
 }
 
 /* Where an access at position p lies relative to the accessing thread once it has
- * become the recorded accessor. */
+ * become the recorded accessor (the transition table of docs/rules.md). */
 SC_HD static inline unsigned rules_move(const RulesRel *r, const ScRulesState *s,
                                         const ScRulesAccess *a, unsigned p)
 {
@@ -607,9 +608,15 @@ SC_HD static inline unsigned rules_move(const RulesRel *r, const ScRulesState *s
         return p;
     if (!r->same_warp)
         return SC_RULES_POS_BLOCK;
-    if (r->warp_wide || p == SC_RULES_POS_WSYNC)
+    if (r->warp_wide)
         return SC_RULES_POS_WSYNC;
-    switch (p) {
+    switch ((ScRulesPos)p) {
+    case SC_RULES_POS_NONE:
+    case SC_RULES_POS_BSYNC:
+    case SC_RULES_POS_WSYNC:
+    case SC_RULES_POS_BLOCK:
+    case SC_RULES_POS_GRID:
+        return p;
     case SC_RULES_POS_LSYNC:
         if (r->lsync_ord)
             return SC_RULES_POS_LSYNC;
@@ -619,12 +626,13 @@ SC_HD static inline unsigned rules_move(const RulesRel *r, const ScRulesState *s
         if (r->same_thr)
             return a->sync_now == s->sync ? SC_RULES_POS_SELF : SC_RULES_POS_LSYNC;
         return r->self_ord ? SC_RULES_POS_LSYNC : SC_RULES_POS_WARP;
-    default: /* SC_RULES_POS_WARP */
+    case SC_RULES_POS_WARP:
         if (!r->warp_ord)
             return SC_RULES_POS_WARP;
         SC_RULES_COV(WARP_TO_LSYNC);
         return SC_RULES_POS_LSYNC;
     }
+    return p;
 }
 
 /* Are all accesses at position p certainly by other threads than the accessing one?
@@ -632,7 +640,7 @@ SC_HD static inline unsigned rules_move(const RulesRel *r, const ScRulesState *s
  * recorder changes, that unit may hold the accessing thread. */
 SC_HD static inline int rules_other_thread(const RulesRel *r, unsigned p)
 {
-    switch (p) {
+    switch ((ScRulesPos)p) {
     case SC_RULES_POS_SELF:
         return !r->same_thr;
     case SC_RULES_POS_WSYNC:
@@ -642,9 +650,11 @@ SC_HD static inline int rules_other_thread(const RulesRel *r, unsigned p)
     case SC_RULES_POS_BSYNC:
     case SC_RULES_POS_BLOCK:
         return !r->same_blk; /* warps of the recorder's block, possibly its own */
-    default:
+    case SC_RULES_POS_NONE:
+    case SC_RULES_POS_GRID:
         return 0; /* GRID: blocks that may include any */
     }
+    return 0;
 }
 
 /* The word of a history that holds only this access. */
@@ -756,7 +766,7 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
      * of a summary that may hold this thread's own access (0); at equal rank the
      * atomic causes, which name the kinds of both sides. The verdict itself never
      * depends on the site word or the ranks. */
-    int best_rank = -1, warn_rank = -1, unsure_warn = 0;
+    int best_rank = -1, warn_rank = -1, unsure_warn = 0, racing = 0;
     /* xcta says a cta-scoped strong write is in the history, not which class made it. */
     int xcta_class_unsure = s->xcta && s->reach[SC_RULES_CLS_SWRITE] && s->reach[SC_RULES_CLS_ATOMIC];
     for (int c = 0; c < SC_RULES_NCLS; c++) {
@@ -779,6 +789,7 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
                 rank = 1;
         }
         if (k == 1) {
+            racing++;
             int atomic = cause == SC_RULES_CAUSE_ATOMIC_SCOPE || cause == SC_RULES_CAUSE_ATOMIC_VS_PLAIN;
             int best_atomic = race_cause == SC_RULES_CAUSE_ATOMIC_SCOPE ||
                               race_cause == SC_RULES_CAUSE_ATOMIC_VS_PLAIN;
@@ -794,6 +805,10 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
             warn_c = c;
         }
     }
+    /* The verdict is exact: when one class alone can race, its accesses hold the partner
+     * even if its summary may also hold this thread's own. */
+    if (racing == 1 && best_rank == 0 && !(fp == RULES_FP_MIXED && rules_is_strong(race_c)))
+        best_rank = 1;
     if (race_c >= 0 && sc_rules_site_matches(a->hint, sc_rules_encode(s)) && !r.same_thr &&
         !rules_ordered(&r, SC_RULES_POS_SELF)) {
         int hc = (int)sc_rules_site_cls(a->hint), cause = 0;
