@@ -696,8 +696,8 @@ SC_HD static inline int rules_relation_cause(const RulesRel *r, unsigned p)
 enum { RULES_FP_SAME, RULES_FP_DIFF, RULES_FP_MIXED };
 
 /* An unordered pair: a recorded access of class c (block-scoped or not) at position p,
- * and the access a. 0: no race, 1: race (*cause), 2: morally
- * strong strong plain write and atomic (strong_vs_rmw). */
+ * and the access a. 0: no race, 1: race (*cause), 2: a morally strong strong plain
+ * write and atomic (strong_vs_rmw). */
 SC_HD static inline int rules_pair(const RulesRel *r, const ScRulesAccess *a, int c, int c_cta,
                                    unsigned p, int fp, int *cause)
 {
@@ -912,10 +912,15 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
 
 /* Decide one access to a word and compute the word to CAS in (*out; *out == old when
  * the result is SC_RULES_UNCHANGED). The runtime's loop:
- *     old = atomic load; do { r = sc_rules_access(old, &acc, &new, &v); }
- *     while (r != SC_RULES_UNCHANGED && r != SC_RULES_SPLIT && !CAS(word, old, new));
- * and on SC_RULES_SPLIT it splits the word (sc_rules_split_cell) and goes on with
- * sc_rules_access_cell on each byte of acc.mask. */
+ *     old = atomic load of the word; hint = load of its site word;
+ *     for (;;) {
+ *         r = sc_rules_access(old, &acc, &new, &v);
+ *         if (r == SC_RULES_UNCHANGED || r == SC_RULES_SPLIT) break;
+ *         seen = CAS(word, old, new); if (seen == old) break; old = seen;
+ *     }
+ *     after a CAS: store the site word if sc_rules_records(new, &acc); report RACE/WARN.
+ * On SC_RULES_SPLIT it splits the word (sc_rules_split_cell, sc_rules_split_word) and
+ * goes on with sc_rules_access_cell on the cell of each byte of acc.mask. */
 SC_HD static inline int sc_rules_access(uint64_t old, const ScRulesAccess *a, uint64_t *out,
                                         ScRulesVerdict *v)
 {
@@ -932,12 +937,13 @@ SC_HD static inline int sc_rules_access(uint64_t old, const ScRulesAccess *a, ui
     if (((old ^ sc_rules_who(a)) & SC_RULES_WHO_FIELD) == 0 &&
         (old & SC_RULES_MASK_FIELD) == a->mask && sc_rules_reach(old, a->cls) == SC_RULES_POS_SELF &&
         !(rules_is_strong(a->cls) && rules_block_scoped(a->scope))) {
-        uint64_t others = a->cls == SC_RULES_CLS_WRITE
-                              ? (SC_RULES_REACH_FIELD | SC_RULES_XCTA_FIELD | SC_RULES_TILE_FIELD) &
-                                    ~SC_RULES_FIELD(SC_RULES_REACH_SHIFT + SC_RULES_POS_BITS *
-                                                                              SC_RULES_CLS_WRITE,
-                                                    SC_RULES_POS_BITS)
-                              : 0;
+        /* A weak write leaves only itself: unchanged if nothing else is there. */
+        uint64_t w_field = SC_RULES_FIELD(
+            SC_RULES_REACH_SHIFT + SC_RULES_POS_BITS * SC_RULES_CLS_WRITE, SC_RULES_POS_BITS);
+        uint64_t others = a->cls != SC_RULES_CLS_WRITE
+                              ? 0
+                              : (SC_RULES_REACH_FIELD & ~w_field) | SC_RULES_XCTA_FIELD |
+                                    SC_RULES_TILE_FIELD;
         /* A strong write re-checked against an unordered one of the other kind would
          * warn again (strong_vs_rmw): that is the slow path's to say. */
         int pair = a->cls == SC_RULES_CLS_SWRITE   ? SC_RULES_CLS_ATOMIC
