@@ -7,9 +7,11 @@
 
 #include <stddef.h>
 
-/* NUL-terminated PTX of a module compiled for compute_75 with -rdc=true: the
- * .visible .func definitions of devrt_abi.h plus the module-scope variables
- * __scord_state (.global .u64) and __scord_slot (.shared .u32). */
+/* NUL-terminated PTX of a module compiled for compute_75 with -rdc=true, declaring
+ * `.version 6.3` (the lowest its instructions need, DEVRT_PTX_VERSION in devrt.mk): the
+ * .visible .func definitions of devrt_abi.h, the runtime's own __scord_ functions, and
+ * the module-scope variables __scord_state (.global .u64) and __scord_slot (.shared
+ * .u32). */
 extern const char sc_devrt_ptx[];
 extern const size_t sc_devrt_ptx_len; /* strlen(sc_devrt_ptx) */
 
