@@ -40,6 +40,9 @@ typedef struct ScModuleRec {
     ScLoadPlan plan;      /* what scord decided, and the PTX it loaded */
     bool loaded_ours;     /* the driver accepted scord's PTX */
     void *linked;         /* SC_PLAN_LINK: the cubin scord linked (kept for the driver) */
+    char *instr_ptx;      /* the instrumented PTX scord loaded (kept for the driver) */
+    bool instrumented;
+    char instr_error[600]; /* why it was loaded uninstrumented */
     char fallback[320];   /* why the original image ran instead, if it did */
 } ScModuleRec;
 
@@ -51,8 +54,16 @@ typedef struct ScLinkRec {
 } ScLinkRec;
 
 /* The one and only process-wide context of the interposer. */
+typedef struct ScReport ScReport;
+
 typedef struct ScCtx {
     pthread_mutex_t lock; /* guards everything below that is not atomic */
+    pthread_mutex_t launch_lock; /* held across each checked launch */
+    bool detect;          /* instrument modules and check launches */
+    ScReport *report;
+    unsigned long checked_launches;
+    uint64_t unchecked_accesses, unchecked_blocks;
+    uint32_t next_site;   /* site ids are unique in the process */
     FILE *log;
     bool verbose;
     int error_exitcode;
@@ -69,7 +80,6 @@ typedef struct ScCtx {
     ScRuntime rt;
     unsigned long launches;      /* atomic */
     unsigned long graph_launches; /* atomic */
-    unsigned long races;
 } ScCtx;
 
 extern ScCtx sc_ctx;
@@ -89,6 +99,8 @@ void *sc_driver_sym(const char *symbol);
 
 /* Compute capability (e.g. 90) of the device current code will run on. */
 int sc_current_device_sm(void);
+/* An attribute of the current context's device (else device 0); -1 if unknown. */
+int sc_current_device_attribute(CUdevice_attribute attr);
 /* Its number of SMs, 0 if unknown. */
 int sc_current_device_sm_count(void);
 

@@ -6,10 +6,12 @@
 #include <unistd.h>
 
 #include "common/sc_options.h"
+#include "report/report.h"
 #include "intercept/intercept.h"
 
 ScCtx sc_ctx = {
     .lock = PTHREAD_MUTEX_INITIALIZER,
+    .launch_lock = PTHREAD_MUTEX_INITIALIZER,
     .init_result = (CUresult)-1,
     .status_fd = -1,
 };
@@ -39,6 +41,48 @@ static void open_log(const ScOptions *o)
 
 static void write_summary(void);
 
+/* Where the JSON and SARIF documents go at exit ("" for none). */
+static char json_path[SC_OPTION_STRING_MAX], sarif_path[SC_OPTION_STRING_MAX];
+
+/* The report's view of the allocation table; called while the context lock is held. */
+static bool find_alloc(void *ctx, uint64_t addr, ScReportAlloc *out)
+{
+    const ScAlloc *a = sc_alloc_find(&sc_ctx.allocs, addr);
+    if (!a)
+        return false;
+    *out = (ScReportAlloc){a->serial, sc_alloc_kind_name(a->kind), a->base, a->size};
+    return true;
+}
+
+static void copy_path(char *dst, const char *pattern, const char *option)
+{
+    dst[0] = '\0';
+    if (!pattern[0])
+        return;
+    ScBuf path = {0};
+    ScErr err = {0};
+    if (!sc_options_log_path(pattern, (long)getpid(), &path, &err))
+        sc_log("scord: %s: %s; not written\n", option, err.msg);
+    else if (!path.oom)
+        snprintf(dst, SC_OPTION_STRING_MAX, "%s", path.data);
+    sc_buf_free(&path);
+}
+
+static void make_report(const ScOptions *o)
+{
+    ScReportConfig cfg;
+    sc_report_config_init(&cfg, (long)getpid());
+    cfg.print_limit = (unsigned)o->print_limit;
+    cfg.find_alloc = find_alloc;
+    sc_ctx.report = sc_report_new(&cfg);
+    if (!sc_ctx.report) {
+        sc_log("scord: out of memory; races will not be checked\n");
+        sc_ctx.detect = false;
+    }
+    copy_path(json_path, o->json_file, "json_file");
+    copy_path(sarif_path, o->sarif_file, "sarif_file");
+}
+
 static void init(void)
 {
     ScOptions o;
@@ -52,6 +96,8 @@ static void init(void)
                err.msg);
     sc_ctx.verbose = o.verbose;
     sc_ctx.error_exitcode = o.error_exitcode;
+    sc_ctx.detect = o.detect;
+    make_report(&o);
     sc_ctx.status_fd = sc_options_status_fd();
     const char *fault = getenv("SCORD_FAULT");
     if (fault && fault[0]) {
@@ -108,15 +154,31 @@ const char *sc_cu_error(CUresult r)
     return "unknown CUDA error";
 }
 
+static void write_document(const char *path, void (*emit)(const ScReport *, ScBuf *))
+{
+    if (!path[0])
+        return;
+    ScBuf doc = {0};
+    emit(sc_ctx.report, &doc);
+    FILE *f = doc.oom ? NULL : fopen(path, "w");
+    bool ok = f && fwrite(doc.data, 1, doc.len, f) == doc.len;
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (!ok)
+        sc_log("scord: cannot write %s\n", path);
+    sc_buf_free(&doc);
+}
+
 static void write_summary(void)
 {
     pthread_mutex_lock(&sc_ctx.lock);
-    size_t ours = 0, unchecked = 0, fell_back = 0;
+    size_t ours = 0, instrumented = 0, unchecked = 0, fell_back = 0;
     for (size_t i = 0; i < sc_ctx.n_modules; i++) {
         const ScModuleRec *m = sc_ctx.modules[i];
-        if (m->loaded_ours)
+        if (m->loaded_ours) {
             ours++;
-        else if (m->plan.verdict == SC_PLAN_PTX)
+            instrumented += m->instrumented;
+        } else if (m->plan.verdict == SC_PLAN_PTX || m->plan.verdict == SC_PLAN_LINK)
             fell_back++;
         else
             unchecked++;
@@ -134,12 +196,17 @@ static void write_summary(void)
                "it is unusable; nothing was checked\n",
                sc_cu_error(sc_ctx.init_result));
     } else {
-        sc_log("scord: %zu module%s: %zu loaded from scord's PTX, %zu unchecked (no PTX), %zu "
-               "fell back to the original code; %lu kernel launch%s, %lu graph launch%s\n",
-               sc_ctx.n_modules, sc_ctx.n_modules == 1 ? "" : "s", ours, unchecked, fell_back,
-               launches, launches == 1 ? "" : "es", graphs, graphs == 1 ? "" : "es");
+        sc_log("scord: %zu module%s: %zu loaded from scord's PTX (%zu instrumented), %zu "
+               "unchecked (no PTX), %zu fell back to the original code; %lu kernel launch%s "
+               "(%lu checked), %lu graph launch%s (not checked)\n",
+               sc_ctx.n_modules, sc_ctx.n_modules == 1 ? "" : "s", ours, instrumented,
+               unchecked, fell_back, launches, launches == 1 ? "" : "es",
+               sc_ctx.checked_launches, graphs, graphs == 1 ? "" : "es");
         for (size_t i = 0; i < sc_ctx.n_modules; i++) {
             const ScModuleRec *m = sc_ctx.modules[i];
+            if (m->loaded_ours && sc_ctx.detect && !m->instrumented && m->instr_error[0])
+                sc_log("scord:   module %u (%s) loaded uninstrumented: %s\n", m->id, m->origin,
+                       m->instr_error);
             if (m->loaded_ours)
                 continue;
             char hint[256] = "";
@@ -151,10 +218,26 @@ static void write_summary(void)
             for (size_t k = 0; k < m->plan.kernels.n; k++)
                 sc_log("scord:     unchecked kernel %s\n", m->plan.kernels.names[k]);
         }
-        sc_log("scord: race detection is not part of this build yet: modules were passed "
-               "through scord's loader uninstrumented\n");
+        if (sc_ctx.unchecked_accesses || sc_ctx.unchecked_blocks)
+            sc_log("scord: %llu accesses outside tracked memory and %llu blocks without "
+                   "device-runtime state were not checked\n",
+                   (unsigned long long)sc_ctx.unchecked_accesses,
+                   (unsigned long long)sc_ctx.unchecked_blocks);
     }
-    unsigned long races = sc_ctx.races;
+    unsigned long races = 0;
+    if (sc_ctx.report) {
+        ScBuf out = {0};
+        if (sc_ctx.detect && sc_ctx.checked_launches)
+            sc_report_emit_summary(sc_ctx.report, &out);
+        if (out.len)
+            sc_log("%s", out.data);
+        write_document(json_path, sc_report_emit_json);
+        write_document(sarif_path, sc_report_emit_sarif);
+        ScReportCounts counts;
+        sc_report_counts(sc_ctx.report, &counts);
+        races = (unsigned long)counts.races;
+        sc_buf_free(&out);
+    }
     pthread_mutex_unlock(&sc_ctx.lock);
     sc_status_write(sc_ctx.status_fd, races);
     if (sc_ctx.log && sc_ctx.log != stderr)

@@ -14,16 +14,27 @@ CUresult on_cuLaunchKernel(ScReal_cuLaunchKernel real, CUfunction f, unsigned in
                            unsigned int bz, unsigned int shmem, CUstream stream, void **params,
                            void **extra)
 {
+    const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
+    ScLaunchCheck chk;
+    sc_rt_launch_begin(f, grid, block, shmem, stream, &chk);
     CUresult r = real(f, gx, gy, gz, bx, by, bz, shmem, stream, params, extra);
     count_launch(&sc_ctx.launches, r);
+    sc_rt_launch_end(&chk, r, stream);
     return r;
 }
 
 CUresult on_cuLaunchKernelEx(ScReal_cuLaunchKernelEx real, const CUlaunchConfig *config,
                              CUfunction f, void **params, void **extra)
 {
+    ScLaunchCheck chk = {0};
+    if (config) {
+        const unsigned grid[3] = {config->gridDimX, config->gridDimY, config->gridDimZ};
+        const unsigned block[3] = {config->blockDimX, config->blockDimY, config->blockDimZ};
+        sc_rt_launch_begin(f, grid, block, config->sharedMemBytes, config->hStream, &chk);
+    }
     CUresult r = real(config, f, params, extra);
     count_launch(&sc_ctx.launches, r);
+    sc_rt_launch_end(&chk, r, config ? config->hStream : NULL);
     return r;
 }
 
@@ -32,15 +43,22 @@ CUresult on_cuLaunchCooperativeKernel(ScReal_cuLaunchCooperativeKernel real, CUf
                                       unsigned int bx, unsigned int by, unsigned int bz,
                                       unsigned int shmem, CUstream stream, void **params)
 {
+    const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
+    ScLaunchCheck chk;
+    sc_rt_launch_begin(f, grid, block, shmem, stream, &chk);
     CUresult r = real(f, gx, gy, gz, bx, by, bz, shmem, stream, params);
     count_launch(&sc_ctx.launches, r);
+    sc_rt_launch_end(&chk, r, stream);
     return r;
 }
 
 CUresult on_cuGraphLaunch(ScReal_cuGraphLaunch real, CUgraphExec exec, CUstream stream)
 {
+    bool wait = sc_rt_graph_begin();
     CUresult r = real(exec, stream);
     count_launch(&sc_ctx.graph_launches, r);
+    if (wait)
+        sc_rt_graph_end(r, stream);
     return r;
 }
 
@@ -50,6 +68,8 @@ static void track_alloc(CUresult r, const CUdeviceptr *ptr, uint64_t size, ScAll
         return;
     pthread_mutex_lock(&sc_ctx.lock);
     bool ok = sc_alloc_add(&sc_ctx.allocs, (uint64_t)*ptr, size, kind);
+    if (sc_ctx.detect)
+        sc_rt_track_alloc((uint64_t)*ptr, size);
     pthread_mutex_unlock(&sc_ctx.lock);
     if (!ok)
         sc_log("scord: out of memory tracking device allocations; reports may not name "

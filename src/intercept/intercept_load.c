@@ -6,7 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devrt/devrt.h"
+#include "instr/instr.h"
 #include "intercept/intercept.h"
+#include "ptx/ptx.h"
+#include "report/report.h"
 
 /* What SCORD_FAULT=reject_ptx hands the driver in place of scord's code, so that
  * tests can check the fallback to the original image on a real driver. */
@@ -15,8 +19,7 @@
 /* Largest code file scord reads itself; bigger ones go to the driver untouched. */
 #define MAX_CODE_FILE ((size_t)1 << 30)
 
-/* An attribute of the current context's device (else device 0); -1 if unknown. */
-static int current_device_attribute(CUdevice_attribute attr)
+int sc_current_device_attribute(CUdevice_attribute attr)
 {
     ScDriver *d = &sc_ctx.drv;
     CUdevice dev;
@@ -32,14 +35,14 @@ static int current_device_attribute(CUdevice_attribute attr)
 
 int sc_current_device_sm(void)
 {
-    int major = current_device_attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
-    int minor = current_device_attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    int major = sc_current_device_attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    int minor = sc_current_device_attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
     return major < 0 || minor < 0 ? 0 : major * 10 + minor;
 }
 
 int sc_current_device_sm_count(void)
 {
-    int n = current_device_attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    int n = sc_current_device_attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
     return n < 0 ? 0 : n;
 }
 
@@ -155,6 +158,7 @@ static void record_module(ScModuleRec *m, bool loaded_ours, CUresult ours_result
     if (!kept) {
         sc_plan_free(&m->plan);
         free(m->linked);
+        free(m->instr_ptx);
         free(m);
     }
 }
@@ -174,6 +178,58 @@ static void record_linked(const char *origin)
     record_module(m, true, CUDA_SUCCESS);
 }
 
+/* Registers the sites of an instrumented module with the report; the caller
+ * holds the context lock. */
+static bool add_sites(const ScInstrResult *res, ScErr *err)
+{
+    for (uint32_t i = 0; i < res->n_sites; i++) {
+        const ScInstrSite *s = &res->sites[i];
+        ScReportFrame frames[16];
+        uint32_t n = s->n_frames < 16 ? s->n_frames : 16;
+        for (uint32_t f = 0; f < n; f++)
+            frames[f] = (ScReportFrame){s->frames[f].function, s->frames[f].path,
+                                        s->frames[f].line, s->frames[f].col};
+        ScReportSite site = {s->function, s->ptx_line, frames, n};
+        if (!sc_report_add_site(sc_ctx.report, s->id, &site, err))
+            return false;
+    }
+    return true;
+}
+
+/* The PTX scord loads for a module: instrumented, or when it cannot be, the plain
+ * PTX with the reason kept for the run summary. */
+static const char *instrument(ScModuleRec *m)
+{
+    if (!sc_ctx.detect || !sc_ctx.report)
+        return m->plan.ptx;
+    ScErr err = {0};
+    ScInstrResult res = {0};
+    ScBuf out = {0};
+    pthread_mutex_lock(&sc_ctx.lock);
+    ScInstrOpts opts = {.site_base = sc_ctx.next_site};
+    ScPtxModule *pm = sc_ptx_parse(m->plan.ptx, m->plan.ptx_len, "module", &err);
+    bool ok = pm && sc_instr_module(pm, &opts, &res, &err) &&
+              sc_instr_link_runtime(pm, sc_devrt_ptx, &err) && sc_ptx_print(pm, &out) &&
+              !out.oom && add_sites(&res, &err);
+    if (ok) {
+        sc_ctx.next_site += res.n_sites;
+        m->instr_ptx = sc_buf_take(&out);
+        m->instrumented = true;
+    } else {
+        snprintf(m->instr_error, sizeof m->instr_error, "%s",
+                 err.set ? err.msg : "out of memory while instrumenting");
+    }
+    pthread_mutex_unlock(&sc_ctx.lock);
+    if (ok)
+        sc_vlog("scord: module instrumented: %u access, %u barrier, %u __syncwarp sites, %u "
+                "kernels\n", res.n_access, res.n_barrier, res.n_syncwarp, res.n_kernels);
+    sc_buf_free(&out);
+    sc_instr_result_free(&res);
+    if (pm)
+        sc_ptx_module_free(pm);
+    return ok ? m->instr_ptx : m->plan.ptx;
+}
+
 /* One load call of the program, replayed with an image of scord's choosing. */
 typedef CUresult (*ScLoadFn)(void *call, const void *image);
 
@@ -191,7 +247,7 @@ static CUresult load_through_plan(const char *origin, const void *image, size_t 
     if (!m)
         return load_original(call, image);
     CUresult ours = CUDA_ERROR_UNKNOWN;
-    const void *our_image = m->plan.ptx;
+    const void *our_image = m->plan.verdict == SC_PLAN_PTX ? instrument(m) : NULL;
     if (m->plan.verdict == SC_PLAN_LINK) {
         ours = link_translation_units(&m->plan, &m->linked);
         our_image = m->linked;
@@ -200,6 +256,13 @@ static CUresult load_through_plan(const char *origin, const void *image, size_t 
         our_image = FAULT_IMAGE;
     if (our_image) {
         ours = load_ours(call, our_image);
+        if (ours != CUDA_SUCCESS && m->instrumented && !sc_ctx.fault_reject_ptx) {
+            /* The program still runs from scord's loader, only unchecked. */
+            snprintf(m->instr_error, sizeof m->instr_error,
+                     "the driver rejected the instrumented PTX (%s)", sc_cu_error(ours));
+            m->instrumented = false;
+            ours = load_ours(call, m->plan.ptx);
+        }
         if (ours == CUDA_SUCCESS) {
             record_module(m, true, ours);
             return ours;
@@ -211,6 +274,7 @@ static CUresult load_through_plan(const char *origin, const void *image, size_t 
     } else {
         sc_plan_free(&m->plan);
         free(m->linked);
+        free(m->instr_ptx);
         free(m);
     }
     return r;

@@ -3,13 +3,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stddef.h>
+#include <stdio.h>
+
+#include "devrt/devrt_abi.h"
 #include "devrt/devrt_state.h"
+#include "report/report.h"
 #include "intercept/intercept.h"
 #include "intercept/intercept_runtime.h"
 
 #define DIR_ENTRIES ((size_t)1 << SC_SHADOW_DIR_BITS)
 #define TABLE_ENTRIES ((size_t)1 << SC_SHADOW_CHUNK_BITS)
-#define CHUNK_SHADOW_BYTES ((size_t)SC_SHADOW_WORDS_PER_CHUNK * 8)
+#define CHUNK_SHADOW_BYTES ((size_t)SC_SHADOW_CHUNK_WORDS * 8)
 #define RECORDS_CAP 4096u
 
 typedef struct ScDrvRt {
@@ -126,4 +131,333 @@ bool sc_rt_track_alloc(uint64_t base, uint64_t size)
             return false;
     }
     return true;
+}
+
+/* ---- instrumented launches -------------------------------------------------- */
+
+#define SPLIT_CAP 65536u
+
+typedef struct ScDrvLaunch {
+    CUresult (*func_get_module)(CUmodule *, CUfunction);
+    CUresult (*kernel_get_function)(CUfunction *, CUkernel);
+    CUresult (*module_get_global)(CUdeviceptr *, size_t *, CUmodule, const char *);
+    CUresult (*occupancy)(int *, CUfunction, int, size_t);
+    CUresult (*func_get_attribute)(int *, CUfunction_attribute, CUfunction);
+    CUresult (*func_get_name)(const char **, CUfunction);
+    CUresult (*stream_sync)(CUstream);
+    CUresult (*stream_is_capturing)(CUstream, CUstreamCaptureStatus *);
+} ScDrvLaunch;
+
+static bool launch_driver(ScDrvLaunch *d)
+{
+    *(void **)&d->func_get_module = sc_driver_sym("cuFuncGetModule");
+    *(void **)&d->kernel_get_function = sc_driver_sym("cuKernelGetFunction");
+    *(void **)&d->module_get_global = sc_driver_sym("cuModuleGetGlobal_v2");
+    *(void **)&d->occupancy = sc_driver_sym("cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    *(void **)&d->func_get_attribute = sc_driver_sym("cuFuncGetAttribute");
+    *(void **)&d->func_get_name = sc_driver_sym("cuFuncGetName");
+    *(void **)&d->stream_sync = sc_driver_sym("cuStreamSynchronize");
+    *(void **)&d->stream_is_capturing = sc_driver_sym("cuStreamIsCapturing");
+    return d->func_get_module && d->module_get_global && d->occupancy &&
+           d->func_get_attribute && d->func_get_name && d->stream_sync;
+}
+
+/* The __scord_state variable of f's module: 0 when f is not scord's code. A launch
+ * may pass a CUkernel where a CUfunction is expected (CUDA 12+). */
+static CUdeviceptr state_var(const ScDrvLaunch *d, CUfunction *f)
+{
+    CUmodule mod;
+    if (d->func_get_module(&mod, *f) != CUDA_SUCCESS) {
+        CUfunction g;
+        if (!d->kernel_get_function || d->kernel_get_function(&g, (CUkernel)*f) != CUDA_SUCCESS ||
+            d->func_get_module(&mod, g) != CUDA_SUCCESS)
+            return 0;
+        *f = g;
+    }
+    CUdeviceptr var = 0;
+    size_t bytes = 0;
+    if (d->module_get_global(&var, &bytes, mod, "__scord_state") != CUDA_SUCCESS ||
+        bytes != sizeof(uint64_t))
+        return 0;
+    return var;
+}
+
+/* Grows one of the per-slot buffers to at least `bytes`. */
+static bool ensure(const ScDrvRt *d, CUdeviceptr *buf, size_t *have, size_t bytes)
+{
+    if (*have >= bytes)
+        return true;
+    /* The old buffer is not freed: cuMemFree would synchronize the device, and the
+     * sizes settle after the first few launches. */
+    size_t cap = bytes < 2 * *have ? 2 * *have : bytes;
+    if (!dev_zalloc(d, cap, buf))
+        return false;
+    *have = cap;
+    return true;
+}
+
+/* Clears the shadow of every chunk the last launch used, so that kernel boundaries
+ * order everything. The device marks used chunks in the chunk tables. */
+static bool clear_dirty_chunks(const ScDrvRt *d)
+{
+    ScRuntime *rt = &sc_ctx.rt;
+    for (size_t di = 0; di < DIR_ENTRIES; di++) {
+        uint64_t *table = rt->tables[di];
+        if (!table)
+            continue;
+        if (d->dtoh(table, rt->table_dev[di], TABLE_ENTRIES * sizeof *table) != CUDA_SUCCESS)
+            return false;
+        bool changed = false;
+        for (size_t t = 0; t < TABLE_ENTRIES; t++) {
+            if (!(table[t] & SC_SHADOW_DIRTY))
+                continue;
+            table[t] &= ~SC_SHADOW_DIRTY;
+            if (d->memset_d8(table[t], 0, CHUNK_SHADOW_BYTES) != CUDA_SUCCESS)
+                return false;
+            changed = true;
+        }
+        if (changed &&
+            d->htod(rt->table_dev[di], table, TABLE_ENTRIES * sizeof *table) != CUDA_SUCCESS)
+            return false;
+    }
+    return true;
+}
+
+bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned block[3],
+                        unsigned shmem, CUstream stream, ScLaunchCheck *chk)
+{
+    *chk = (ScLaunchCheck){0};
+    ScDrvRt d;
+    ScDrvLaunch dl;
+    if (!sc_ctx.detect || !rt_driver(&d) || !launch_driver(&dl))
+        return false;
+    /* A launch into a capturing stream becomes a graph node: it runs later, with
+     * graph launches, and a synchronize now would invalidate the capture. */
+    CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (!dl.stream_is_capturing || dl.stream_is_capturing(stream, &capture) != CUDA_SUCCESS ||
+        capture != CU_STREAM_CAPTURE_STATUS_NONE)
+        return false;
+    CUdeviceptr var = state_var(&dl, &f);
+    if (!var)
+        return false;
+    pthread_mutex_lock(&sc_ctx.launch_lock);
+    pthread_mutex_lock(&sc_ctx.lock);
+    ScRuntime *rt = &sc_ctx.rt;
+    const char *step = "setting up";
+    bool ok = rt_setup(&d);
+    uint32_t threads = block[0] * block[1] * block[2];
+    int per_sm = 0, static_shared = 0;
+    CUresult why = CUDA_SUCCESS;
+    if (ok) {
+        step = "asking for the kernel's occupancy";
+        why = dl.occupancy(&per_sm, f, (int)threads, shmem);
+        if (why == CUDA_SUCCESS)
+            why = dl.func_get_attribute(&static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f);
+        ok = why == CUDA_SUCCESS;
+    }
+    if (ok)
+        step = "allocating per-block state";
+    uint32_t slots_per_sm = per_sm < 1 ? 1 : per_sm > 32 ? 32 : (uint32_t)per_sm;
+    size_t slots = (size_t)rt->sm_ids * slots_per_sm;
+    /* The shared window of a block starts with memory the driver reserves (1 KiB on
+     * sm_80 and later), so the program's offsets begin past it. */
+    int reserved = sc_current_device_attribute(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
+    size_t window = (size_t)(reserved > 0 ? reserved : 0) + (size_t)static_shared + shmem;
+    uint32_t shared_words = (uint32_t)((window + 3) / 4);
+    size_t warps = (threads + 31) / 32;
+    ok = ok && ensure(&d, &rt->threads, &rt->threads_bytes, slots * threads * sizeof(ScDevThread)) &&
+         ensure(&d, &rt->blocks, &rt->blocks_bytes, slots * sizeof(ScDevBlock)) &&
+         ensure(&d, &rt->warp_clocks, &rt->warp_clocks_bytes,
+                slots * warps * sizeof(ScRulesWarpClk)) &&
+         ensure(&d, &rt->shared_shadow, &rt->shared_bytes,
+                slots * (size_t)shared_words * 2 * sizeof(uint64_t) + 8) &&
+         ensure(&d, &rt->split_pool, &rt->split_bytes, (size_t)SPLIT_CAP * 8 * sizeof(uint64_t));
+    if (ok)
+        step = "resetting the shadow";
+    ok = ok && clear_dirty_chunks(&d) &&
+         d.memset_d8(rt->bitmap, 0, rt->sm_ids * sizeof(uint32_t)) == CUDA_SUCCESS &&
+         d.memset_d8(rt->records, 0, rt->records_cap * sizeof(ScDevRecord)) == CUDA_SUCCESS &&
+         d.htod(var, &rt->launch, sizeof(uint64_t)) == CUDA_SUCCESS;
+    ScDevLaunch desc = {
+        .launch_tag = ++rt->launch_tag,
+        .enabled = 1,
+        .slots_per_sm = slots_per_sm,
+        .threads_per_block = threads,
+        .shared_words = shared_words,
+        .records_cap = rt->records_cap,
+        .sm_ids = rt->sm_ids,
+        .slot_bitmap = rt->bitmap,
+        .threads = rt->threads,
+        .blocks = rt->blocks,
+        .shared_shadow = rt->shared_shadow,
+        .shadow_dir = rt->dir,
+        .records = rt->records,
+        .split_cap = SPLIT_CAP,
+        .warp_clocks = rt->warp_clocks,
+        .split_pool = rt->split_pool,
+    };
+    ok = ok && d.htod(rt->launch, &desc, sizeof desc) == CUDA_SUCCESS;
+    pthread_mutex_unlock(&sc_ctx.lock);
+    if (!ok) {
+        pthread_mutex_unlock(&sc_ctx.launch_lock);
+        if (!rt->failed) {
+            rt->failed = true;
+            sc_log("scord: cannot prepare the device runtime for a launch of %s: %s failed "
+                   "(%s); launches are no longer checked\n",
+                   chk->kernel[0] ? chk->kernel : "a kernel", step, sc_cu_error(why));
+        }
+        return false;
+    }
+    const char *name = NULL;
+    chk->active = true;
+    chk->function = f;
+    memcpy(chk->grid, grid, sizeof chk->grid);
+    memcpy(chk->block, block, sizeof chk->block);
+    if (dl.func_get_name(&name, f) == CUDA_SUCCESS && name)
+        snprintf(chk->kernel, sizeof chk->kernel, "%s", name);
+    return true;
+}
+
+static void unlinear(uint32_t linear, const unsigned dim[3], uint32_t out[3])
+{
+    out[0] = linear % dim[0];
+    out[1] = linear / dim[0] % dim[1];
+    out[2] = linear / dim[0] / dim[1];
+}
+
+static void side_from_dev(uint32_t site, uint32_t info, uint32_t block, uint32_t thread,
+                          const ScLaunchCheck *chk, ScRaceAccess *out)
+{
+    *out = (ScRaceAccess){0};
+    out->site = site == SC_DEV_SITE_NONE ? SC_REPORT_SITE_NONE : site;
+    unlinear(block, chk->grid, out->block);
+    unlinear(thread, chk->block, out->thread);
+    if (info == SC_DEV_INFO_BARRIER || info == SC_DEV_INFO_ABSENT) {
+        out->kind = info == SC_DEV_INFO_BARRIER ? SC_RACE_KIND_BARRIER : SC_RACE_KIND_EXIT;
+        return;
+    }
+    out->size = (uint16_t)SC_ABI_INFO_SIZE(info);
+    switch (SC_ABI_INFO_KIND(info)) {
+    case SC_ABI_KIND_READ:
+        out->kind = SC_RACE_KIND_READ;
+        break;
+    case SC_ABI_KIND_WRITE:
+        out->kind = SC_RACE_KIND_WRITE;
+        break;
+    default:
+        out->kind = SC_RACE_KIND_ATOMIC;
+        break;
+    }
+    switch (SC_ABI_INFO_SEM(info)) {
+    case SC_ABI_SEM_RELAXED:
+        out->sem = SC_RACE_SEM_RELAXED;
+        break;
+    case SC_ABI_SEM_ACQUIRE:
+        out->sem = SC_RACE_SEM_ACQUIRE;
+        break;
+    case SC_ABI_SEM_RELEASE:
+        out->sem = SC_RACE_SEM_RELEASE;
+        break;
+    case SC_ABI_SEM_ACQ_REL:
+        out->sem = SC_RACE_SEM_ACQ_REL;
+        break;
+    case SC_ABI_SEM_VOLATILE:
+        out->sem = SC_RACE_SEM_VOLATILE;
+        break;
+    case SC_ABI_SEM_MMIO:
+        out->sem = SC_RACE_SEM_MMIO;
+        break;
+    default:
+        out->sem = SC_RACE_SEM_WEAK;
+        break;
+    }
+    unsigned scope = SC_ABI_INFO_SCOPE(info);
+    out->scope = scope <= SC_ABI_SCOPE_SYS ? (uint8_t)scope : SC_RACE_SCOPE_NONE;
+}
+
+void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream stream)
+{
+    if (!chk->active)
+        return;
+    ScDrvRt d;
+    ScDrvLaunch dl;
+    rt_driver(&d);
+    launch_driver(&dl);
+    ScRuntime *rt = &sc_ctx.rt;
+    if (launch_result != CUDA_SUCCESS || dl.stream_sync(stream) != CUDA_SUCCESS) {
+        pthread_mutex_unlock(&sc_ctx.launch_lock);
+        return;
+    }
+    ScDevLaunch desc;
+    ScDevRecord *dev = malloc(rt->records_cap * sizeof *dev);
+    ScRaceRecord *recs = malloc(rt->records_cap * sizeof *recs);
+    size_t n = 0;
+    if (dev && recs && d.dtoh(&desc, rt->launch, sizeof desc) == CUDA_SUCCESS &&
+        d.dtoh(dev, rt->records, rt->records_cap * sizeof *dev) == CUDA_SUCCESS) {
+        for (uint32_t i = 0; i < rt->records_cap; i++) {
+            const ScDevRecord *r = &dev[i];
+            if (r->key == 0 || r->key == SC_DEV_KEY_BUSY)
+                continue;
+            ScRaceRecord *o = &recs[n++];
+            *o = (ScRaceRecord){0};
+            o->address = r->addr;
+            o->hazards = r->occurrences;
+            o->cause = (uint8_t)r->cause;
+            o->severity = (uint8_t)sc_report_cause_severity((ScCause)r->cause);
+            uint32_t space = r->cur_info == SC_DEV_INFO_BARRIER ? 0 : SC_ABI_INFO_SPACE(r->cur_info);
+            o->space = r->cur_info == SC_DEV_INFO_BARRIER ? SC_RACE_SPACE_NONE
+                       : space == SC_ABI_SPACE_SHARED ? SC_RACE_SPACE_SHARED
+                                                      : SC_RACE_SPACE_GLOBAL;
+            side_from_dev(r->cur_site, r->cur_info, r->cur_block, r->cur_thread, chk, &o->cur);
+            side_from_dev(r->prev_site, r->prev_info, r->prev_block, r->prev_thread, chk,
+                          &o->prev);
+        }
+        uint64_t dropped = desc.records_used > n ? desc.records_used - n : 0;
+        pthread_mutex_lock(&sc_ctx.lock);
+        ScReportLaunch launch = {
+            .kernel = chk->kernel,
+            .number = ++sc_ctx.checked_launches,
+            .grid = {chk->grid[0], chk->grid[1], chk->grid[2]},
+            .block = {chk->block[0], chk->block[1], chk->block[2]},
+        };
+        ScBuf text = {0};
+        ScErr err = {0};
+        if (sc_ctx.report && !sc_report_add_launch(sc_ctx.report, &launch, recs, n, dropped,
+                                                    &text, &err))
+            sc_log("scord: %s\n", err.msg);
+        sc_ctx.unchecked_accesses += desc.unchecked_accesses;
+        sc_ctx.unchecked_blocks += desc.unchecked_blocks;
+        pthread_mutex_unlock(&sc_ctx.lock);
+        if (text.len)
+            sc_log("%s", text.data);
+        sc_buf_free(&text);
+    }
+    free(dev);
+    free(recs);
+    pthread_mutex_unlock(&sc_ctx.launch_lock);
+}
+
+bool sc_rt_graph_begin(void)
+{
+    ScDrvRt d;
+    if (!sc_ctx.detect || !rt_driver(&d))
+        return false;
+    pthread_mutex_lock(&sc_ctx.launch_lock);
+    pthread_mutex_lock(&sc_ctx.lock);
+    bool ready = sc_ctx.rt.ready;
+    uint32_t off = 0;
+    if (ready)
+        d.htod(sc_ctx.rt.launch + offsetof(ScDevLaunch, enabled), &off, sizeof off);
+    pthread_mutex_unlock(&sc_ctx.lock);
+    if (!ready)
+        pthread_mutex_unlock(&sc_ctx.launch_lock);
+    return ready;
+}
+
+void sc_rt_graph_end(CUresult launch_result, CUstream stream)
+{
+    ScDrvLaunch dl;
+    if (launch_driver(&dl) && launch_result == CUDA_SUCCESS)
+        dl.stream_sync(stream);
+    pthread_mutex_unlock(&sc_ctx.launch_lock);
 }

@@ -20,12 +20,37 @@ typedef struct ScRuntime {
     uint32_t records_cap;
     uint64_t **tables;        /* host mirrors of the chunk tables, NULL where none */
     CUdeviceptr *table_dev;   /* device address of each chunk table */
-    CUdeviceptr threads, blocks, shared_shadow; /* per-slot state, grown as launches need */
-    size_t threads_bytes, blocks_bytes, shared_bytes;
+    CUdeviceptr threads, blocks, shared_shadow, warp_clocks; /* per slot, grown as needed */
+    size_t threads_bytes, blocks_bytes, shared_bytes, warp_clocks_bytes;
+    CUdeviceptr split_pool;   /* byte-exact cells of words split by disjoint accesses */
+    size_t split_bytes;
     uint32_t launch_tag;
     uint64_t shadow_bytes;    /* all device memory scord holds for shadow and state */
     unsigned long shadow_failures;
 } ScRuntime;
+
+/* One launch of scord's code, between sc_rt_launch_begin and sc_rt_launch_end. */
+typedef struct ScLaunchCheck {
+    bool active;              /* the launch is checked: end must be called */
+    CUfunction function;
+    unsigned grid[3], block[3];
+    char kernel[512];         /* mangled name */
+} ScLaunchCheck;
+
+/* Prepares the device runtime for a launch of f when f is scord's instrumented
+ * code; false (nothing to end) when it is not, or when detection is off. A
+ * checked launch holds the launch lock until sc_rt_launch_end: instrumented
+ * launches run one at a time, each followed by a synchronize. */
+bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned block[3],
+                        unsigned shmem, CUstream stream, ScLaunchCheck *chk);
+/* Waits for the launch, reads its races back and reports them. */
+void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream stream);
+
+/* Graph launches are not checked yet: their kernels find the runtime disabled, and
+ * the launch is waited for so that no checked launch overlaps it. begin returns
+ * whether end must be called. */
+bool sc_rt_graph_begin(void);
+void sc_rt_graph_end(CUresult launch_result, CUstream stream);
 
 /* Gives [base, base + size) global-memory shadow. Called with the context lock
  * held, after the program's allocation succeeded; false (and a warning, once)
