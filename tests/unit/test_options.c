@@ -40,7 +40,7 @@ TEST(defaults)
     CHECK_INT(0, o.error_exitcode);
     CHECK_INT(100, o.print_limit);
     char *s = format(&o);
-    CHECK_STR("verbose=false:log_file=:error_exitcode=0:print_limit=100", s);
+    CHECK_STR("verbose=false:log_file=:error_exitcode=0:print_limit=100:detect=true:json_file=:sarif_file=", s);
     free(s);
 }
 
@@ -127,7 +127,7 @@ TEST(round_trip)
     sc_options_init(&o);
     strcpy(o.log_file, "a:b\\c");
     char *s = format(&o);
-    CHECK_STR("verbose=false:log_file=a\\:b\\\\c:error_exitcode=0:print_limit=100", s);
+    CHECK_STR("verbose=false:log_file=a\\:b\\\\c:error_exitcode=0:print_limit=100:detect=true:json_file=:sarif_file=", s);
     free(s);
 }
 
@@ -158,7 +158,7 @@ TEST(errors)
     ScErr err;
     CHECK(!parse("verbose=1:colour=red", &o, &err));
     CHECK_STR("column 11: unknown option 'colour'; valid options: verbose, log_file, "
-              "error_exitcode, print_limit",
+              "error_exitcode, print_limit, detect, json_file, sarif_file",
               err.msg);
     CHECK(!parse("log-file=x", &o, &err));
     CHECK_CONTAINS(err.msg, "unknown option 'log-file'");
@@ -204,9 +204,14 @@ TEST(every_option_reachable)
     for (size_t i = 0; i < sc_options_count(); i++) {
         const ScOptionInfo *opt = sc_options_info(i);
         const char *value = NULL;
+        ScBuf def_value = {0};
+        ScOptions defaults;
+        sc_options_init(&defaults);
+        sc_options_format_value(&defaults, opt, &def_value);
         switch (opt->type) {
         case SC_OPTION_TYPE_BOOL:
-            value = "true";
+            /* the value that is not the default, so that setting it shows */
+            value = strcmp(def_value.data, "true") == 0 ? "false" : "true";
             break;
         case SC_OPTION_TYPE_INT:
             value = "4242";
@@ -215,6 +220,7 @@ TEST(every_option_reachable)
             value = "v:al\\ue";
             break;
         }
+        sc_buf_free(&def_value);
         ScOptions def, o;
         sc_options_init(&def);
         ScBuf in = {0}, got = {0}, want = {0};
