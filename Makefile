@@ -74,8 +74,10 @@ unit: all $(TEST_BINS) $(TEST_DEPS)
 # The README's test command. Everything is rebuilt under the sanitizers in its
 # own tree so that a plain `make` build is never mixed with instrumented objects.
 SANBUILD ?= build/san
+# The CPU tests build hundreds of PTX files: use every core unless told otherwise.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check:
-	$(MAKE) --no-print-directory BUILD=$(SANBUILD) SAN=1 unit
+	$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(SANBUILD) SAN=1 unit
 	tests/run_unit.sh $(SANBUILD) $(UNIT_TESTS)
 
 clean:
