@@ -39,7 +39,7 @@ typedef struct ScModuleRec {
     const char *origin;   /* the driver call that loaded it */
     ScLoadPlan plan;      /* what scord decided, and the PTX it loaded */
     bool loaded_ours;     /* the driver accepted scord's PTX */
-    void *linked;         /* SC_PLAN_LINK: the cubin scord linked (kept for the driver) */
+    void *linked;         /* the cubin scord compiled or linked and loaded (kept for the driver) */
     char *instr_ptx;      /* the instrumented PTX scord loaded (kept for the driver) */
     bool instrumented;
     char instr_error[600]; /* why it was loaded uninstrumented */

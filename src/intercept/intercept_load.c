@@ -230,6 +230,54 @@ static const char *instrument(ScModuleRec *m)
     return ok ? m->instr_ptx : m->plan.ptx;
 }
 
+/* Errors with which the JIT refuses code (as opposed to, say, no current context). */
+static bool is_rejection(CUresult r)
+{
+    return r == CUDA_ERROR_INVALID_PTX || r == CUDA_ERROR_INVALID_IMAGE ||
+           r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION || r == CUDA_ERROR_NO_BINARY_FOR_GPU ||
+           r == CUDA_ERROR_INVALID_SOURCE || r == CUDA_ERROR_JIT_COMPILATION_DISABLED;
+}
+
+/* Compiles PTX text to a cubin now (malloc'd in *cubin). */
+static CUresult compile_ptx(const char *ptx, void **cubin)
+{
+    ScLinkInput in = {true, (uint8_t *)ptx, strlen(ptx)};
+    ScLoadPlan one = {.link = &in, .n_link = 1};
+    return link_translation_units(&one, cubin);
+}
+
+/* What scord hands the driver for a module with PTX. The PTX is compiled here,
+ * so that a rejection is seen at load time even when the driver would load lazily
+ * and compile at the first launch, where no fallback is possible; the driver then
+ * loads the cubin. Instrumented PTX the JIT refuses is replaced by the plain PTX;
+ * plain PTX it refuses means the original image (NULL, *result says why). When the
+ * compile fails for another reason (no current context), the PTX text goes to the
+ * load call as it is. */
+static const void *compiled_image(ScModuleRec *m, CUresult *result)
+{
+    const char *ptx = instrument(m);
+    if (sc_ctx.fault_reject_ptx)
+        ptx = FAULT_IMAGE;
+    CUresult r = compile_ptx(ptx, &m->linked);
+    if (r == CUDA_SUCCESS)
+        return m->linked;
+    if (!is_rejection(r))
+        return ptx;
+    if (m->instrumented && !sc_ctx.fault_reject_ptx) {
+        /* The program still runs from scord's loader, only unchecked. */
+        snprintf(m->instr_error, sizeof m->instr_error,
+                 "the driver rejected the instrumented PTX (%s)", sc_cu_error(r));
+        m->instrumented = false;
+        r = compile_ptx(m->plan.ptx, &m->linked);
+        if (r == CUDA_SUCCESS)
+            return m->linked;
+        if (!is_rejection(r))
+            return m->plan.ptx;
+    }
+    *result = r;
+    return NULL;
+}
+
 /* One load call of the program, replayed with an image of scord's choosing. */
 typedef CUresult (*ScLoadFn)(void *call, const void *image);
 
@@ -247,22 +295,15 @@ static CUresult load_through_plan(const char *origin, const void *image, size_t 
     if (!m)
         return load_original(call, image);
     CUresult ours = CUDA_ERROR_UNKNOWN;
-    const void *our_image = m->plan.verdict == SC_PLAN_PTX ? instrument(m) : NULL;
-    if (m->plan.verdict == SC_PLAN_LINK) {
+    const void *our_image = NULL;
+    if (m->plan.verdict == SC_PLAN_PTX) {
+        our_image = compiled_image(m, &ours);
+    } else if (m->plan.verdict == SC_PLAN_LINK) {
         ours = link_translation_units(&m->plan, &m->linked);
         our_image = m->linked;
     }
-    if (our_image && sc_ctx.fault_reject_ptx)
-        our_image = FAULT_IMAGE;
     if (our_image) {
         ours = load_ours(call, our_image);
-        if (ours != CUDA_SUCCESS && m->instrumented && !sc_ctx.fault_reject_ptx) {
-            /* The program still runs from scord's loader, only unchecked. */
-            snprintf(m->instr_error, sizeof m->instr_error,
-                     "the driver rejected the instrumented PTX (%s)", sc_cu_error(ours));
-            m->instrumented = false;
-            ours = load_ours(call, m->plan.ptx);
-        }
         if (ours == CUDA_SUCCESS) {
             record_module(m, true, ours);
             return ours;
