@@ -55,6 +55,7 @@
     X(WARN_STRONG_RMW)                                                                      \
     X(RACE_RESET)         /* after a race the history restarts at the access */           \
     X(SREAD_KEEPS)        /* a concurrent strong read leaves the recorder recorded */     \
+    X(SREAD_KEEPS_NEWER)  /* ... while partial syncs of other lanes moved the warp clock */ \
     X(RACE_HINT)          /* the site word names the recorder's own racing access */
 
 enum {
@@ -386,20 +387,23 @@ SC_HD static inline uint64_t sc_rules_split_cell(uint64_t word, unsigned byte)
  * plain 64-bit word next to the shadow word. The runtime writes it with a plain store
  * after a CAS that made the accessing thread the recorder (sc_rules_records), so it
  * is best effort: it may lag the word or belong to a later access of the recorder.
- *   bits  0..23  site id          40..50  block index bits 14..24 (the word has 0..13)
- *        24..26  ScRulesCls       51..54  semantics code of the runtime (opaque)
- *        27..29  ScRulesScope     55..62  access size in bytes (vectors: whole size)
- *        30..39  thread index     63      1: valid */
+ *   bits  0..23  site id          40..48  block index bits 14..22 (the word has 0..13)
+ *        24..26  ScRulesCls       49..52  semantics code of the runtime (opaque)
+ *        27..29  ScRulesScope     53..55  log2 of the access size in bytes
+ *        30..39  thread index     56..62  the access's sync clock; 63: 1 (valid) */
 #define SC_RULES_SITE_BITS 24
 
 SC_HD static inline uint64_t sc_rules_site_pack(uint32_t site, const ScRulesAccess *a,
                                                 uint32_t sem, uint32_t size)
 {
+    uint32_t lg = 0;
+    while (lg < 7 && (1u << lg) < size)
+        lg++;
     return (uint64_t)(site & 0xffffffu) | ((uint64_t)(a->cls & 7u) << 24) |
            ((uint64_t)(a->scope & 7u) << 27) | ((uint64_t)(a->tid & 0x3ffu) << 30) |
-           ((uint64_t)((a->blk >> SC_RULES_BLK_BITS) & 0x7ffu) << 40) |
-           ((uint64_t)(sem & 0xfu) << 51) | ((uint64_t)(size & 0xffu) << 55) |
-           ((uint64_t)1 << 63);
+           ((uint64_t)((a->blk >> SC_RULES_BLK_BITS) & 0x1ffu) << 40) |
+           ((uint64_t)(sem & 0xfu) << 49) | ((uint64_t)lg << 53) |
+           ((uint64_t)(a->sync_now & 0x7fu) << 56) | ((uint64_t)1 << 63);
 }
 
 SC_HD static inline uint32_t sc_rules_site_id(uint64_t site)
@@ -424,27 +428,31 @@ SC_HD static inline unsigned sc_rules_site_tid(uint64_t site)
 
 SC_HD static inline unsigned sc_rules_site_sem(uint64_t site)
 {
-    return (unsigned)(site >> 51) & 0xfu;
+    return (unsigned)(site >> 49) & 0xfu;
 }
 
+/* The access size in bytes (PTX sizes are powers of two; others round up). */
 SC_HD static inline unsigned sc_rules_site_size(uint64_t site)
 {
-    return (unsigned)(site >> 55) & 0xffu;
+    return 1u << ((unsigned)(site >> 53) & 7u);
 }
 
-/* The recorded accessor's block index from its word and site word (25 bits). */
+/* The recorded accessor's block index from its word and site word (23 bits). */
 SC_HD static inline uint32_t sc_rules_site_blk(uint64_t site, uint64_t word)
 {
-    return (uint32_t)(((site >> 40) & 0x7ffu) << SC_RULES_BLK_BITS) |
+    return (uint32_t)(((site >> 40) & 0x1ffu) << SC_RULES_BLK_BITS) |
            (uint32_t)((word >> SC_RULES_BLK_SHIFT) & ((1u << SC_RULES_BLK_BITS) - 1u));
 }
 
-/* Does the site word describe the recorder of this word (same thread index)? */
+/* Does the site word describe the recorder's access at the word's clocks (same thread
+ * index, same sync clock)? A site word of an older access, or a word whose clock a
+ * concurrent strong read moved on, does not match. */
 SC_HD static inline int sc_rules_site_matches(uint64_t site, uint64_t word)
 {
     return (site >> 63) &&
            sc_rules_site_tid(site) == (unsigned)(((word >> SC_RULES_WARP_SHIFT) & 31u) * 32u +
-                                                 ((word >> SC_RULES_LANE_SHIFT) & 31u));
+                                                 ((word >> SC_RULES_LANE_SHIFT) & 31u)) &&
+           ((site >> 56) & 0x7fu) == ((word >> SC_RULES_SYNC_SHIFT) & 0x7fu);
 }
 
 /* After a successful CAS of `word` for access a: write the site word? (a is the
@@ -874,6 +882,18 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
         if (p > n->reach[cls])
             n->reach[cls] = (uint8_t)p;
         if (p == SC_RULES_POS_WARP) {
+            /* WARP accesses are taken to be no newer than the recorded sync clock. A
+             * partial sync of other lanes may have moved the warp's clock since: take
+             * the newer one, and the recorder's own accesses, now older than it, are
+             * LSYNC (every test only gets stricter; full masks never get here with a
+             * moved clock, the read would be ordered). */
+            if (a->sync_now != s->sync) {
+                SC_RULES_COV(SREAD_KEEPS_NEWER);
+                for (int c = 0; c < SC_RULES_NCLS; c++)
+                    if (n->reach[c] == SC_RULES_POS_SELF)
+                        n->reach[c] = SC_RULES_POS_LSYNC;
+                n->sync = a->sync_now;
+            }
             unsigned k = rules_tile_of(s->lane, a->tid & 31u);
             if (k > s->tile)
                 SC_RULES_COV(TILE_GROW);

@@ -86,7 +86,8 @@ enum {
     A_SREAD_CTA,    /* missed: every racing earlier access is a cta-scoped strong read
                        of another block (the word has no bit for its scope) */
     A_NONTILE_MASK, /* false alarm in an execution with a partial __syncwarp whose mask
-                       is no aligned power-of-two tile (the lane tile over-approximates) */
+                       is no aligned power-of-two tile, or leaves out a lane of the warp
+                       that accessed the word (the lane tile over-approximates) */
     A_MIXED_SIZES,  /* false alarm where earlier strong accesses to the bytes had two
                        footprints (a byte cell keeps one) */
     A_NAMED_BARRIER, /* missed, in an execution with a barrier of some warps only: a
@@ -101,7 +102,7 @@ static const char *const a_name[A_COUNT] = {
     "cause from an unsure summary (flagged)",
     "strong_vs_rmw withheld, partner unsure (flagged)",
     "earlier cta-scoped strong read across blocks",
-    "false alarm, partial mask that is no tile",
+    "false alarm, partial mask, lanes beyond one tile",
     "false alarm, strong accesses of two sizes",
     "missed, barrier of some warps only",
     "missed or mislabelled, block indices alias",
@@ -315,11 +316,25 @@ static int sut_access(Sim *s, int t, const Op *op, ScRulesVerdict *out)
 /* The documented reason for a false alarm of the rules, if any (see A_*). */
 static int false_alarm_reason(const Sim *s)
 {
-    for (int i = 0; i < s->ntrace; i++)
-        if (s->trace[i].thread < 0 && s->trace[i].op.type == OP_SYNCWARP &&
-            !is_tile(s->trace[i].op.lanes))
-            return A_NONTILE_MASK;
     const MrAccess *cur = &s->ref.access[s->ref.naccess - 1];
+    const Place *cp = &s->suite->thr[cur->thread];
+    uint32_t lanes = 0; /* lanes of the current thread's warp that accessed its words */
+    for (int i = 0; i < s->ref.naccess; i++) {
+        const MrAccess *x = &s->ref.access[i];
+        const Place *q = &s->suite->thr[x->thread];
+        unsigned words = 0;
+        for (int w = 0; w < 2; w++)
+            if ((cur->bytes >> (4 * w)) & 0xfu)
+                words |= 0xfu << (4 * w);
+        if (q->block == cp->block && q->warp == cp->warp && (x->bytes & words))
+            lanes |= 1u << q->lane;
+    }
+    for (int i = 0; i < s->ntrace; i++) {
+        const Ev *e = &s->trace[i];
+        if (e->thread < 0 && e->op.type == OP_SYNCWARP && e->op.lanes != FULL &&
+            (!is_tile(e->op.lanes) || (lanes & ~e->op.lanes)))
+            return A_NONTILE_MASK;
+    }
     for (int b = 0; b < 8; b++) {
         unsigned fp = 0;
         if (!((cur->bytes >> b) & 1u))
@@ -887,9 +902,13 @@ static void run_suite(int i, int max_ops)
     run_copy[i] = *su;
     run_copy[i].max_ops = max_ops;
     unsigned long e0 = n_exec, c0 = n_checks;
+    int f0 = nfound;
     clock_t t0 = clock();
     sim_init(&s, &run_copy[i]);
     decide(&s, 0);
+    for (int f = f0; f < nfound; f++)
+        if (found[f].kind < D_COUNT)
+            print_litmus(&found[f]);
     unsigned long dis = 0;
     for (int d = 1; d < D_COUNT; d++)
         dis += dcount[d];
@@ -930,9 +949,6 @@ TEST(model_agrees_with_reference)
         states += (unsigned long)__builtin_popcount(seen_state[i]);
     printf("checked %lu executions (%lu access verdicts); %lu distinct abstract states\n",
            n_exec, n_checks, states);
-    for (int i = 0; i < nfound; i++)
-        if (found[i].kind < D_COUNT)
-            print_litmus(&found[i]);
     unsigned long total = 0;
     for (int d = 1; d < D_COUNT; d++) {
         if (dcount[d])

@@ -148,19 +148,26 @@ TEST(split_marker_and_site_word)
     a.cls = SC_RULES_CLS_ATOMIC;
     a.scope = SC_RULES_SCOPE_SYS;
     a.tid = 1023;
-    a.blk = 0x1ffffffu; /* 25 bits: 14 in the word, 11 in the site word */
+    a.sync_now = SC_RULES_SYNC_MOD - 1;
+    a.blk = 0x7fffffu; /* 23 bits: 14 in the word, 9 in the site word */
     s.blk = (uint16_t)(a.blk & 0x3fff);
     s.warp = 31;
     s.lane = 31;
-    uint64_t site = sc_rules_site_pack(0xabcdefu, &a, 0xf, 255);
+    s.sync = SC_RULES_SYNC_MOD - 1;
+    uint64_t site = sc_rules_site_pack(0xabcdefu, &a, 0xf, 128);
     CHECK(sc_rules_site_id(site) == 0xabcdefu);
     CHECK_INT(SC_RULES_CLS_ATOMIC, sc_rules_site_cls(site));
     CHECK_INT(SC_RULES_SCOPE_SYS, sc_rules_site_scope(site));
     CHECK_INT(1023, sc_rules_site_tid(site));
     CHECK_INT(0xf, sc_rules_site_sem(site));
-    CHECK_INT(255, sc_rules_site_size(site));
+    CHECK_INT(128, sc_rules_site_size(site));
+    CHECK_INT(1, sc_rules_site_size(sc_rules_site_pack(0, &a, 0, 1)));
+    CHECK_INT(16, sc_rules_site_size(sc_rules_site_pack(0, &a, 0, 16)));
     CHECK(sc_rules_site_blk(site, sc_rules_encode(&s)) == a.blk);
     CHECK(sc_rules_site_matches(site, sc_rules_encode(&s)));
+    s.sync = 3; /* the word's clock moved on: an older access's site word */
+    CHECK(!sc_rules_site_matches(site, sc_rules_encode(&s)));
+    s.sync = SC_RULES_SYNC_MOD - 1;
     s.lane = 30;
     CHECK(!sc_rules_site_matches(site, sc_rules_encode(&s)));
     CHECK(!sc_rules_site_matches(0, 0));
