@@ -5,7 +5,8 @@ in the program sources (SCORD-* header lines and inline race(ID) tags).
 
 Usage:
   race_suite.py --build-dir build --out OUTDIR [--scord build/bin/scord] [--racecheck]
-                [--timeout 120] [programs...]
+                [--timeout 120] [--jobs N] [--budget S] [--tsv FILE] [programs...]
+  race_suite.py --match-report REPORT.json --source FILE.cu     (one scord report, no GPU)
   race_suite.py --check-ptx --build-dir build [programs...]     (no GPU; needs nvcc)
   race_suite.py --self-test
 
@@ -14,7 +15,9 @@ for --check-ptx, by `make race-suite-ptx`). Only the Python standard library is 
 """
 
 import argparse
+import concurrent.futures
 import datetime
+import itertools
 import json
 import os
 import re
@@ -103,9 +106,11 @@ class Program:
     errors: list = field(default_factory=list)
 
 
-def parse_program(name, text, source=None):
+def parse_program(name, text, source=None, require_causes=True):
     """Reads the expectations of one program; problems go to Program.errors as
-    'file:line: message' strings, so a malformed file names the line to fix."""
+    'file:line: message' strings, so a malformed file names the line to fix.
+    require_causes=False accepts races without SCORD-CAUSE (the bundled example, whose
+    tags are checked by line and kind only)."""
     src = source or name + ".cu"
     prog = Program(name=name, source=src)
     err = prog.errors.append
@@ -203,7 +208,8 @@ def parse_program(name, text, source=None):
             lines = ", ".join(str(l) for l, _ in exp.ends)
             err(f"{src}: race {rid} has {len(exp.ends)} ends (lines {lines}); it needs exactly two")
         if rid not in causes:
-            err(f"{src}: race {rid} has tags but no 'SCORD-CAUSE: {rid} <cause>' line")
+            if require_causes:
+                err(f"{src}: race {rid} has tags but no 'SCORD-CAUSE: {rid} <cause>' line")
             continue
         exp.cause = causes[rid]
         is_barrier = all(k == "barrier" for _, k in exp.ends)
@@ -448,17 +454,20 @@ def parse_racecheck(text, source):
     return out
 
 
-def compare_racecheck(prog, reported):
-    expected = racecheck_expected(prog)
-    # racecheck has no causes: compare lines and kinds only.
+def compare_without_causes(expected, reported, coarse=False):
+    """compare() on lines, kinds and spaces only, for reports or tags that have no causes."""
     for r in reported:
         r.cause = ""
     plain = {rid: Expected(rid=e.rid, cause="", space=e.space, ends=e.ends)
              for rid, e in expected.items()}
-    result = compare(plain, reported, coarse=True)
+    result = compare(plain, reported, coarse)
     for item in result["found"] + result["missed"]:
         item["cause"] = expected[item["id"]].cause
     return result
+
+
+def compare_racecheck(prog, reported):
+    return compare_without_causes(racecheck_expected(prog), reported, coarse=True)
 
 
 # ---------------------------------------------------------------------------------
@@ -627,7 +636,25 @@ def requirement_met(requires, compute_capability):
     return have >= int(re.match(r"sm_(\d+)", requires).group(1))
 
 
-def run_program(prog, args, env_info, logs):
+class Budget:
+    """--budget: the time after which no program and no run of a program starts, so that
+    a run of the suite ends at most one run's timeout after it. The clock can be
+    replaced (the self-test counts calls instead of seconds)."""
+
+    def __init__(self, seconds=None, clock=time.monotonic):
+        self.clock = clock
+        self.end = None if seconds is None else clock() + seconds
+
+    def spent(self):
+        return self.end is not None and self.clock() >= self.end
+
+
+TIME_BUDGET = "time-budget"
+
+
+def run_program(prog, args, env_info, logs, budget):
+    """One program's runs, natively, under scord and under racecheck, one after the
+    other; a run that the budget leaves no time for is not started."""
     binary = Path(args.build_dir) / "races" / prog.name
     result = {"name": prog.name, "category": prog.category, "expect": prog.expect_count,
               "args": prog.run_args, "runs": {}, "tools": {}}
@@ -640,6 +667,9 @@ def run_program(prog, args, env_info, logs):
     if not binary.is_file():
         result["status"] = f"not built: {binary} (run make race-suite BUILD={args.build_dir})"
         return result
+    if budget.spent():
+        result["status"] = TIME_BUDGET
+        return result
     cmd = [str(binary)] + prog.run_args
     log = str(logs / prog.name)
     native = run_command(cmd, args.timeout, log + ".native")
@@ -648,6 +678,9 @@ def run_program(prog, args, env_info, logs):
     if native.status != "ok":
         problems.append(f"native run: {native.status}")
 
+    if budget.spent():
+        result["status"] = f"{TIME_BUDGET}: only the native run started"
+        return result
     json_file = logs / (prog.name + ".scord.json")
     if json_file.exists():
         json_file.unlink()
@@ -675,7 +708,10 @@ def run_program(prog, args, env_info, logs):
         problems.append(f"scord raised {len(tool['false_alarms'])} false alarm(s)")
     result["tools"]["scord"] = tool
 
-    if args.racecheck:
+    if args.racecheck and budget.spent():
+        # The program's verdict is scord's; racecheck's is only compared with it.
+        result["runs"]["racecheck"] = {"status": TIME_BUDGET, "seconds": 0.0}
+    elif args.racecheck:
         rc_log = logs / (prog.name + ".racecheck.log")
         rc = run_command([args.compute_sanitizer, "--tool", "racecheck", "--racecheck-report",
                           "analysis", "--print-limit", "0", "--log-file", str(rc_log)] + cmd,
@@ -719,7 +755,8 @@ def summarize(results, tools):
     for c in sorted({r["category"] for r in results}):
         rs = [r for r in results if r["category"] == c]
         cats[c] = {"name": CATEGORIES.get(c, "?"), "programs": len(rs),
-                   "skipped": sum(r["status"].startswith(("skipped", "not built", "bad tags")) for r in rs),
+                   "skipped": sum(r["status"].startswith(("skipped", "not built", "bad tags", TIME_BUDGET))
+                                  for r in rs),
                    "tools": {tool: tally(rs, tool) for tool in tools}}
     return totals, cats
 
@@ -780,7 +817,56 @@ def write_markdown(path, env_info, totals, cats, results, tools):
     Path(path).write_text("\n".join(md) + "\n")
 
 
-def main_run(args, suite_dir=SUITE_DIR):
+def verdict(tool):
+    """One tool's comparison in a few words, for the TSV: '2/3 found, missed C, 1 false alarm'."""
+    expected = len(tool["found"]) + len(tool["missed"])
+    text = f"{len(tool['found'])}/{expected} found"
+    if tool["missed"]:
+        text += ", missed " + ",".join(m["id"] for m in tool["missed"])
+    alarms = len(tool["false_alarms"])
+    if alarms:
+        text += f", {alarms} false alarm{'s' if alarms > 1 else ''}"
+    return text
+
+
+TSV_COLUMNS = ("program", "category", "expect", "scord", "racecheck", "output", "result")
+
+
+def tsv_cell(value, limit=300):
+    text = re.sub(r"\s+", " ", str(value)).strip()
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def write_tsv(path, results):
+    """One row per program for scripts/gpu_races.sh; result is `pass` or why not (a
+    program skipped for SCORD-REQUIRES, too, was not checked)."""
+    rows = ["\t".join(TSV_COLUMNS)]
+    for r in results:
+        scord = r["tools"].get("scord")
+        racecheck = r["tools"].get("racecheck")
+        rc_run = r["runs"].get("racecheck", {}).get("status", "-")
+        if racecheck:
+            rc_text = verdict(racecheck) + (f" (run: {rc_run})" if rc_run != "ok" else "")
+        else:
+            rc_text = rc_run
+        row = (r["name"], r["category"], r["expect"], verdict(scord) if scord else "-", rc_text,
+               scord["output"] if scord else "-", r["status"])
+        rows.append("\t".join(tsv_cell(v) for v in row))
+    Path(path).write_text("\n".join(rows) + "\n")
+
+
+def run_guarded(prog, args, env_info, logs, budget):
+    """run_program, with an unexpected error recorded as the program's status, so that
+    one program's failure never costs the results of the others."""
+    try:
+        return run_program(prog, args, env_info, logs, budget)
+    except Exception as e:  # whatever it is, the other programs' results still count
+        return {"name": prog.name, "category": prog.category, "expect": prog.expect_count,
+                "args": prog.run_args, "runs": {}, "tools": {},
+                "status": f"runner error: {type(e).__name__}: {e}"}
+
+
+def main_run(args, suite_dir=SUITE_DIR, clock=time.monotonic):
     programs = load_programs(args.programs, suite_dir)
     if not shutil.which(args.scord) and not Path(args.scord).is_file():
         raise SystemExit(f"race_suite: scord not found at {args.scord} (build it with make, or pass --scord)")
@@ -791,22 +877,56 @@ def main_run(args, suite_dir=SUITE_DIR):
     if args.compute_capability:
         env_info["compute_capability"] = args.compute_capability
     tools = ["scord"] + (["racecheck"] if args.racecheck else [])
-    results = []
-    for prog in programs:
-        r = run_program(prog, args, env_info, logs)
-        print(f"{prog.name}: {r['status']}", flush=True)
-        results.append(r)
+    budget = Budget(args.budget, clock)
+    # The programs share the GPU; nothing in the suite is timed, so running several at
+    # once changes no verdict, only how long the suite takes (mostly the JIT of scord's
+    # PTX, on the CPU). Each program's own runs stay one after the other.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = [pool.submit(run_guarded, prog, args, env_info, logs, budget) for prog in programs]
+        for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
+            r = future.result()
+            print(f"[{done}/{len(futures)}] {r['name']}: {r['status']}", flush=True)
+    results = [f.result() for f in futures]
     totals, cats = summarize(results, tools)
-    doc = {"environment": env_info, "timeout_s": args.timeout, "tools": tools,
+    doc = {"environment": env_info, "timeout_s": args.timeout, "jobs": args.jobs,
+           "budget_s": args.budget, "tools": tools,
            "totals": totals, "categories": {str(c): d for c, d in cats.items()}, "programs": results}
     (out / "race_suite.json").write_text(json.dumps(doc, indent=1) + "\n")
     write_markdown(out / "race_suite.md", env_info, totals, cats, results, tools)
+    write_tsv(args.tsv or out / "race_suite.tsv", results)
     print()
     print(category_table(cats, tools))
     failed = [r for r in results if r["status"] != "pass" and not r["status"].startswith("skipped")]
+    unstarted = sum(r["status"] == TIME_BUDGET for r in results)
+    if unstarted:
+        print(f"\n{unstarted} program(s) not started: the budget of {args.budget:g} s was spent")
     print(f"\n{len(results) - len(failed)} of {len(results)} programs passed under scord; "
           f"results in {out / 'race_suite.md'}")
     return 1 if failed else 0
+
+
+def main_match_report(args):
+    """--match-report: one scord JSON report against the tags of one source file (the
+    bundled example, which names no causes), by line, kind and space. Prints the
+    verdict, then each miss and false alarm; exits 0 if every tagged race is found and
+    nothing else is reported."""
+    source = Path(args.source)
+    prog = parse_program(source.stem, source.read_text(), source.name, require_causes=False)
+    if prog.errors:
+        print("bad tags: " + "; ".join(prog.errors))
+        return 1
+    try:
+        report = json.loads(Path(args.match_report).read_text())
+    except (OSError, ValueError) as e:
+        print(f"no report: {e}")
+        return 1
+    result = compare_without_causes(prog.races, scord_races(report, prog.source))
+    print(verdict(result))
+    for m in result["missed"]:
+        print(f"missed race {m['id']} ({m['space']}: {m['ends']})")
+    for alarm in result["false_alarms"]:
+        print(f"false alarm: {alarm}")
+    return 1 if result["missed"] or result["false_alarms"] else 0
 
 
 def jit_kernel_ptx(prog, text, workdir):
@@ -1026,14 +1146,19 @@ def end_to_end(check):
                            ("compute-sanitizer", FAKE_SANITIZER % json.dumps(logs))):
             (root / path).write_text(text)
             (root / path).chmod(0o755)
-        args = argparse.Namespace(programs=[], build_dir=str(root / "build"), out=str(root / "out"),
-                                  scord=str(root / "scord"), racecheck=True, timeout=1,
-                                  compute_sanitizer=str(root / "compute-sanitizer"),
-                                  compute_capability="9.0")
-        with contextlib.redirect_stdout(io.StringIO()) as console:
-            rc = main_run(args, root / "suite")
+
+        def run_suite(out, clock=time.monotonic, **options):
+            args = argparse.Namespace(programs=[], build_dir=str(root / "build"), out=str(root / out),
+                                      scord=str(root / "scord"), racecheck=True, timeout=1,
+                                      compute_sanitizer=str(root / "compute-sanitizer"),
+                                      compute_capability="9.0", jobs=1, budget=None, tsv=None)
+            vars(args).update(options)
+            with contextlib.redirect_stdout(io.StringIO()) as console:
+                rc = main_run(args, root / "suite", clock)
+            return rc, json.loads((root / out / "race_suite.json").read_text()), console.getvalue()
+
+        rc, doc, console = run_suite("out")
         check(rc == 1, f"end to end: exit status 1 when a program fails (got {rc})")
-        doc = json.loads((root / "out" / "race_suite.json").read_text())
         status = {r["name"]: r["status"] for r in doc["programs"]}
         check(status.get("shared_demo_race", "").startswith("scord missed race C"),
               f"end to end: the unreported race C is a miss: {status.get('shared_demo_race')}")
@@ -1055,8 +1180,87 @@ def end_to_end(check):
         md = (root / "out" / "race_suite.md").read_text()
         check(md.index("## Totals") < md.index("## Per category") < md.index("## Per program")
               and "missed race C" in md, "end to end: race_suite.md has totals first, then the tables")
-        check("1. shared memory, barrier epochs" in console.getvalue(),
+        check("1. shared memory, barrier epochs" in console,
               "end to end: the per-category table is printed")
+
+        tsv = [line.split("\t") for line in (root / "out" / "race_suite.tsv").read_text().splitlines()]
+        rows = {row[0]: row for row in tsv[1:]}
+        check(tsv[0] == list(TSV_COLUMNS) and all(len(row) == len(TSV_COLUMNS) for row in tsv)
+              and sorted(rows) == [r["name"] for r in doc["programs"]],
+              f"end to end: the TSV has its header and one row per program: {tsv}")
+        check(rows.get("shared_demo_race", [])[1:6] == ["1", "3", "2/3 found, missed C",
+                                                          "1/1 found, 3 false alarms", "same"]
+              and rows["shared_demo_race"][6].startswith("scord missed race C"),
+              f"end to end: the TSV row of a racy program: {rows.get('shared_demo_race')}")
+        check(rows.get("global_quiet_norace", [])[3:5] == ["0/0 found, 1 false alarm", "0/0 found"]
+              and rows.get("global_slow_norace", [])[4].startswith("0/0 found (run: timeout")
+              and rows.get("global_new_norace", [])[3:] == ["-", "-", "-", "skipped: needs sm_999"],
+              f"end to end: TSV rows of a false alarm, a timeout and a skip: {tsv}")
+
+        # Several programs at once: the same verdicts, in the same order.
+        def verdicts(d):
+            return [(r["name"], r["status"], r["tools"], {k: v["status"] for k, v in r["runs"].items()})
+                    for r in d["programs"]]
+        rc4, doc4, _ = run_suite("out4", jobs=4)
+        check(rc4 == rc and verdicts(doc4) == verdicts(doc) and doc4["totals"] == doc["totals"],
+              f"end to end: --jobs 4 gives the verdicts of --jobs 1: {verdicts(doc4)}")
+
+        # The budget.
+        rc, doc, console = run_suite("out-none", budget=0)
+        status = {r["name"]: r["status"] for r in doc["programs"]}
+        check(rc == 1 and status.pop("global_new_norace").startswith("skipped")
+              and set(status.values()) == {TIME_BUDGET} and "4 program(s) not started" in console,
+              f"end to end: a spent budget starts nothing and still writes the results: {status}")
+        tsv = (root / "out-none" / "race_suite.tsv").read_text().splitlines()
+        check(len(tsv) == 6 and sum(line.endswith("\t" + TIME_BUDGET) for line in tsv) == 4,
+              f"end to end: unstarted programs are TSV rows failing as time-budget: {tsv}")
+        # A clock that advances by one at each look decides exactly which look finds the
+        # budget spent: global_quiet_norace looks at 1 (native), 2 (scord), 3 (racecheck),
+        # global_slow_norace at 4, 5, 6, shared_demo_norace from 7 on.
+        _, doc, _ = run_suite("out-3", clock=itertools.count().__next__, budget=3)
+        quiet = next(r for r in doc["programs"] if r["name"] == "global_quiet_norace")
+        status = {r["name"]: r["status"] for r in doc["programs"]}
+        check(quiet["runs"].get("racecheck") == {"status": TIME_BUDGET, "seconds": 0.0}
+              and "racecheck" not in quiet["tools"] and "false alarm" in quiet["status"]
+              and status["global_slow_norace"] == TIME_BUDGET,
+              f"end to end: no racecheck run after the budget, scord's verdict stands: {quiet}")
+        _, doc, _ = run_suite("out-5", clock=itertools.count().__next__, budget=5)
+        status = {r["name"]: r["status"] for r in doc["programs"]}
+        check(status["global_slow_norace"] == f"{TIME_BUDGET}: only the native run started"
+              and status["shared_demo_norace"] == TIME_BUDGET,
+              f"end to end: no scord run after the budget: {status}")
+
+
+def match_example(check):
+    """--match-report on the bundled example's own tags (no causes) with canned reports."""
+    import contextlib
+    import io
+    import tempfile
+    source = REPO / "examples" / "racy_histogram.cu"
+    name = source.name
+    races = {
+        "A": ("atomic_vs_plain", "shared", [access(33, "read", name),
+                                            access(112, "atomic", "device_atomic_functions.hpp", "gpu",
+                                                   [{"file": "/w/examples/" + name, "line": 29}])]),
+        "B": ("unsynchronized_blocks", "global", [access(36, "write", name), access(36, "read", name)]),
+        "C": ("unsynchronized_blocks", "global", [access(36, "write", name), access(36, "write", name)]),
+    }
+    read_read = ("unsynchronized_blocks", "global", [access(36, "read", name), access(36, "read", name)])
+    cases = [
+        ([races["A"], races["B"], races["C"]], 0, "3/3 found"),
+        ([races["A"], races["B"], read_read], 1, "2/3 found, missed C, 1 false alarm"),
+        (None, 1, "no report: "),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        for reported, want_rc, want in cases:
+            report = Path(tmp) / "report.json"
+            report.write_text(json.dumps(scord_report(*reported)) if reported is not None else "{")
+            args = argparse.Namespace(match_report=str(report), source=str(source))
+            with contextlib.redirect_stdout(io.StringIO()) as console:
+                rc = main_match_report(args)
+            first = console.getvalue().split("\n")[0]
+            check(rc == want_rc and first.startswith(want),
+                  f"example report: want rc {want_rc} and '{want}', got {rc}: {console.getvalue()}")
 
 
 def self_test():
@@ -1178,6 +1382,7 @@ def self_test():
           and requirement_met("sm_90", "") and requirement_met("", "7.5"), "SCORD-REQUIRES decisions")
 
     end_to_end(check)
+    match_example(check)
 
     # Every program of the suite: its tags and the suite's rules.
     programs = load_programs()
@@ -1199,6 +1404,15 @@ def main():
     ap.add_argument("--racecheck", action="store_true", help="also run compute-sanitizer racecheck")
     ap.add_argument("--compute-sanitizer", default="compute-sanitizer", help="compute-sanitizer command")
     ap.add_argument("--timeout", type=float, default=120, help="seconds per run (default 120)")
+    ap.add_argument("--jobs", type=int, default=min(os.cpu_count() or 1, 8),
+                    help="programs run at once (default: the CPUs, at most 8)")
+    ap.add_argument("--budget", type=float,
+                    help="seconds after which no program or run starts; programs not run "
+                    "then fail as time-budget")
+    ap.add_argument("--tsv", help="file for one row per program (default OUT/race_suite.tsv)")
+    ap.add_argument("--match-report", metavar="JSON",
+                    help="compare this scord JSON report with the tags of --source; no GPU")
+    ap.add_argument("--source", help="the tagged source file of --match-report")
     ap.add_argument("--compute-capability", help="the GPU's, e.g. 9.0, for SCORD-REQUIRES "
                     "(default: what nvidia-smi says)")
     ap.add_argument("--check-ptx", action="store_true",
@@ -1209,6 +1423,10 @@ def main():
         return self_test()
     if args.check_ptx:
         return main_check_ptx(args)
+    if args.match_report:
+        if not args.source:
+            ap.error("--match-report needs --source")
+        return main_match_report(args)
     if not args.out:
         ap.error("--out is required to run the suite")
     args.scord = args.scord or str(Path(args.build_dir) / "bin" / "scord")
