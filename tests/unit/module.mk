@@ -1,1 +1,2 @@
 UNIT_TESTS += test_common
+UNIT_TESTS += test_cache

@@ -1,0 +1,1 @@
+CORE_SRCS += src/common/sc_sha256.c
