@@ -1,1 +1,1 @@
-CORE_SRCS += src/common/sc_sha256.c
+CORE_SRCS += src/common/sc_sha256.c src/common/sc_cache.c
