@@ -9,7 +9,13 @@
 # files, in no folders, come back from the machine, so $OUT ends as env.txt,
 # gpu_all.log (this console output), results-<date>.md, one NAME.tsv per section and
 # logs-<date>.tar.gz holding every section's log and archives. Exits 1 if any section failed.
-# Environment: OUT, BUILD (build tree, default build), JOBS (make -j, default 16).
+# A section whose script does not exist yet is skipped, and says so.
+# The GPU machine allows 10 minutes a command, so the run ends within DEADLINE seconds:
+# each section gets a budget (after it, it starts nothing new) from the time left.
+# Environment: OUT, BUILD (build tree, default build), JOBS (make -j, default 16),
+# DEADLINE (default 560), PASSTHROUGH_BUDGET (default 120), RACE_TIMEOUT (seconds per
+# race-suite run, default 60), BENCH_RESERVE (seconds the races leave for the bench,
+# default 270); docs/testing-gpu.md has the arithmetic.
 set -u -o pipefail
 
 cd "$(dirname "$0")/.." || exit 2
@@ -18,10 +24,17 @@ mkdir -p "$OUT" || exit 2
 OUT=$(cd "$OUT" && pwd) || exit 2
 export BUILD=${BUILD:-build}
 export JOBS=${JOBS:-16}
+DEADLINE=${DEADLINE:-560}
+PASSTHROUGH_BUDGET=${PASSTHROUGH_BUDGET:-120}
+RACE_TIMEOUT=${RACE_TIMEOUT:-60}
+BENCH_RESERVE=${BENCH_RESERVE:-270}
+# Kept at the end for the results file, the logs archive and the summary.
+FINISH_S=15
 DATE=$(date -u +%Y-%m-%d)
 RESULTS=$OUT/results-$DATE.md
 LOGS=logs-$DATE.tar.gz
 SECTIONS=()
+SKIPPED=()
 
 # The commit under test: the copy on the GPU machine may have no .git, in which case
 # whoever copies the tree writes the commit id into a file COMMIT at its root.
@@ -84,6 +97,29 @@ run_section() {
     SECTIONS+=("$name $rc $((SECONDS - t0))")
 }
 
+# A section run by a script of scripts/ given $OUT and, in its environment, the
+# VAR=VALUE arguments; skipped, with a line saying so, while the script does not exist.
+run_script_section() {
+    local name=$1 script=$2
+    shift 2
+    if [ ! -f "$script" ]; then
+        echo
+        echo "==== section $name: skipped: $script does not exist"
+        SKIPPED+=("$name: $script does not exist")
+        return 0
+    fi
+    run_section "$name" env "$@" bash "$script" "$OUT"
+}
+
+# Seconds left until the deadline, less the reserves named (never below 0).
+seconds_left() {
+    local left=$((DEADLINE - (SECONDS - T0) - FINISH_S)) reserve
+    for reserve in "$@"; do
+        left=$((left - reserve))
+    done
+    echo $((left > 0 ? left : 0))
+}
+
 # "N of M rows passed" from a section's TSV.
 tsv_summary() {
     local tsv=$OUT/$1.tsv
@@ -120,6 +156,9 @@ write_results() {
         for s in "${SECTIONS[@]}"; do
             read -r name rc secs <<<"$s"
             echo "| $name | $rc | $secs | $(tsv_summary "$name") |"
+        done
+        for s in "${SKIPPED[@]}"; do
+            echo "| ${s%%:*} | skipped | - | ${s#*: } |"
         done
         for s in "${SECTIONS[@]}"; do
             read -r name rc secs <<<"$s"
@@ -161,21 +200,37 @@ print_summary() {
         [ -s "$OUT/$name.tsv" ] && awk -F'\t' -v s="$name" 'NR > 1 && $NF != "pass" {
             printf "  %s: %s %s: %s\n", s, $1, $2, $NF }' "$OUT/$name.tsv"
     done
+    for s in "${SKIPPED[@]}"; do
+        printf '%-14s skipped: %s\n' "${s%%:*}" "${s#*: }"
+    done
     echo "results: $RESULTS (copy to results/ to commit); logs: $OUT/$LOGS"
     return "$failed"
 }
 
 main() {
-    echo "==== gpu_all: $(pwd), outputs in $OUT"
+    T0=$SECONDS
+    echo "==== gpu_all: $(pwd), outputs in $OUT, deadline ${DEADLINE}s"
     write_env
 
-    # ---- Foundation (issue 2): every pass-through program natively and under scord.
-    run_section passthrough bash scripts/gpu_passthrough.sh "$OUT"
+    # With env.txt, gpu_all.log, the results file and the logs archive, four sections
+    # fill the 8 files that come back.
 
-    # Further sections are added here, one run_section call each, once their scripts
-    # exist: the race suite, the comparison with compute-sanitizer racecheck, the
-    # benchmarks. With env.txt, gpu_all.log, the results file and the logs archive,
-    # four sections fill the 8 files that come back.
+    # ---- Foundation (issue 2): every pass-through program natively and under scord
+    # (about 60 s on an H100, builds included). A row in flight at the budget takes at
+    # most two RUN_TIMEOUTs more.
+    run_script_section passthrough scripts/gpu_passthrough.sh BUDGET="$PASSTHROUGH_BUDGET"
+
+    # ---- The race suite natively, under scord and under racecheck, and the example
+    # (issue 4). It leaves the bench its reserve, and the run in flight when its budget
+    # ends one RACE_TIMEOUT.
+    local bench_reserve=0
+    [ -f scripts/gpu_bench.sh ] && bench_reserve=$BENCH_RESERVE
+    run_script_section races scripts/gpu_races.sh RACE_TIMEOUT="$RACE_TIMEOUT" \
+        RACES_BUDGET="$(seconds_left "$bench_reserve" "$RACE_TIMEOUT")"
+
+    # ---- The benchmarks (about 4 minutes): BENCH_BUDGET is the seconds the section
+    # may take, from its start to its end.
+    run_script_section bench scripts/gpu_bench.sh BENCH_BUDGET="$(seconds_left)"
 
     write_results
     bundle_logs
