@@ -39,6 +39,7 @@ BUILD_ALL    :=
 
 .DEFAULT_GOAL := all
 include $(sort $(wildcard src/*/*.mk) $(wildcard tests/*/*.mk) $(wildcard examples/*.mk))
+include bench/workloads/workloads.mk
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 CORE_OBJS    := $(call obj,$(CORE_SRCS))
