@@ -29,7 +29,7 @@ typedef struct BenchRun {
 } BenchRun;
 
 // A pipeline: every kernel (and memset, copy) of one run of the workload, issued to the
-// default stream. It counts its launches with bench_launched.
+// default stream. It counts its launches with BENCH_LAUNCHED.
 typedef void (*BenchPipeline)(BenchRun *b, void *ctx);
 
 BENCH_NORETURN BENCH_PRINTF(1, 2) static inline void bench_die(const char *fmt, ...)
@@ -120,10 +120,13 @@ static inline void bench_load(const void *kernel)
     BENCH_CUDA(cudaFuncGetAttributes(&attr, kernel));
 }
 
-// After each kernel launch: a bad configuration shows only through the next error query.
-static inline void bench_launched(BenchRun *b)
+// After each kernel launch: a bad configuration shows only through the next error query,
+// which names the launch's own line.
+#define BENCH_LAUNCHED(b) bench_launched((b), __FILE__, __LINE__)
+
+static inline void bench_launched(BenchRun *b, const char *file, int line)
 {
-    BENCH_CUDA(cudaGetLastError());
+    bench_cuda_check(cudaGetLastError(), "the kernel launch", file, line);
     b->launches++;
 }
 

@@ -46,7 +46,7 @@ static void pipeline(BenchRun *run, void *ctx)
     Bfs *g = (Bfs *)ctx;
     const unsigned source = 0;
     bfs_reset<<<(VERTICES + BLOCK - 1) / BLOCK, BLOCK>>>(g->dist, VERTICES, source);
-    bench_launched(run);
+    BENCH_LAUNCHED(run);
     BENCH_CUDA(cudaMemcpy(g->frontier, &source, sizeof source, cudaMemcpyHostToDevice));
     unsigned *frontier = g->frontier, *next = g->next;
     unsigned len = 1, levels = 0;
@@ -54,7 +54,7 @@ static void pipeline(BenchRun *run, void *ctx)
         BENCH_CUDA(cudaMemsetAsync(g->next_len, 0, sizeof(unsigned)));
         bfs_level<<<(len + BLOCK - 1) / BLOCK, BLOCK>>>(g->row_start, g->adj, g->dist, frontier,
                                                          len, next, g->next_len, levels + 1);
-        bench_launched(run);
+        BENCH_LAUNCHED(run);
         BENCH_CUDA(cudaMemcpy(&len, g->next_len, sizeof len, cudaMemcpyDeviceToHost));
         unsigned *t = frontier;
         frontier = next;

@@ -37,7 +37,7 @@ static void pipeline(BenchRun *run, void *ctx)
     Histogram *h = (Histogram *)ctx;
     BENCH_CUDA(cudaMemsetAsync(h->bins, 0, BINS * sizeof(unsigned)));
     histogram_shared<<<GRID, BLOCK>>>(h->in, N / 4, h->bins);
-    bench_launched(run);
+    BENCH_LAUNCHED(run);
 }
 
 int main(int argc, char **argv)

@@ -38,7 +38,7 @@ static void pipeline(BenchRun *run, void *ctx)
     Reduce *r = (Reduce *)ctx;
     BENCH_CUDA(cudaMemsetAsync(r->total, 0, sizeof *r->total));
     reduce_block<<<(N + PER_BLOCK - 1) / PER_BLOCK, BLOCK>>>(r->in, r->total, N);
-    bench_launched(run);
+    BENCH_LAUNCHED(run);
 }
 
 int main(int argc, char **argv)

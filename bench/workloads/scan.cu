@@ -94,11 +94,11 @@ static void pipeline(BenchRun *run, void *ctx)
 {
     Scan *s = (Scan *)ctx;
     scan_tiles<<<TILES, BLOCK>>>(s->in, s->out, s->block_sums);
-    bench_launched(run);
+    BENCH_LAUNCHED(run);
     scan_block_sums<<<1, SUM_THREADS>>>(s->block_sums, TILES);
-    bench_launched(run);
+    BENCH_LAUNCHED(run);
     add_offsets<<<TILES, BLOCK>>>(s->out, s->block_sums);
-    bench_launched(run);
+    BENCH_LAUNCHED(run);
 }
 
 int main(int argc, char **argv)

@@ -38,7 +38,7 @@ static void pipeline(BenchRun *run, void *ctx)
 {
     Sgemm *s = (Sgemm *)ctx;
     sgemm_tiled<<<dim3(N / TILE, N / TILE), dim3(TILE, TILE)>>>(s->a, s->b, s->c, N);
-    bench_launched(run);
+    BENCH_LAUNCHED(run);
 }
 
 int main(int argc, char **argv)

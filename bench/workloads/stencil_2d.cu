@@ -45,7 +45,7 @@ static void pipeline(BenchRun *run, void *ctx)
     int *dst = s->a;
     for (int sweep = 0; sweep < SWEEPS; sweep++) {
         jacobi_sweep<<<dim3(N / BX, N / BY), dim3(BX, BY)>>>(src, dst, N);
-        bench_launched(run);
+        BENCH_LAUNCHED(run);
         src = dst;
         dst = dst == s->a ? s->b : s->a;
     }

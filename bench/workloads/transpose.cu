@@ -29,7 +29,7 @@ static void pipeline(BenchRun *run, void *ctx)
 {
     Transpose *t = (Transpose *)ctx;
     transpose<<<dim3(N / TILE, N / TILE), dim3(TILE, ROWS)>>>(t->in, t->out, N);
-    bench_launched(run);
+    BENCH_LAUNCHED(run);
 }
 
 int main(int argc, char **argv)
