@@ -42,7 +42,7 @@ WARMUP = 1
 # racecheck runs one timed iteration and no warm-up: its launches are slow enough.
 RACECHECK_ITERS = 1
 RACECHECK_WARMUP = 0
-# A run started near the end of the budget still gets this many seconds.
+# No run is started with less than this left of the budget.
 MIN_RUN_TIMEOUT = 15.0
 MIB = 1 << 20
 
@@ -457,7 +457,7 @@ def markdown_table(rows):
 
 def write_markdown(path, env, settings, rows, summary, notes):
     yesno = {True: "yes", False: "no", None: "not measured"}
-    budget = f"{settings['budget_s']:g} s" if settings["budget_s"] else "none"
+    budget = "none" if settings["budget_s"] is None else f"{settings['budget_s']:g} s"
     md = ["# scord benchmark", "",
           f"{'; '.join(env['gpus'])}; driver CUDA {env['driver_cuda']}; {env['nvcc']}; "
           f"compute-sanitizer {env['compute_sanitizer']}; commit {env['commit']}; {env['date']}.", "",
@@ -533,11 +533,12 @@ def select(only):
 
 
 class Budget:
-    """Stops starting runs once `seconds` have passed, and cuts the timeout of a run
-    started near the end (never below MIN_RUN_TIMEOUT)."""
+    """Ends every run by the deadline, `seconds` from now (None: no deadline): a run
+    gets the timeout or what is left, whichever is less, and none starts with less
+    than MIN_RUN_TIMEOUT left."""
 
     def __init__(self, seconds, timeout):
-        self.deadline = time.monotonic() + seconds if seconds else None
+        self.deadline = None if seconds is None else time.monotonic() + seconds
         self.timeout = timeout
 
     def next_timeout(self):
@@ -545,10 +546,9 @@ class Budget:
         if self.deadline is None:
             return self.timeout, False
         left = self.deadline - time.monotonic()
-        if left <= 0:
+        if left < MIN_RUN_TIMEOUT:
             return None
-        t = min(self.timeout, max(left, MIN_RUN_TIMEOUT))
-        return t, t < self.timeout
+        return min(self.timeout, left), left < self.timeout
 
 
 def run_mode(row, mode, cmd, budget, logs, env=None):
@@ -818,7 +818,7 @@ def end_to_end(check):
               f"end to end: bench.json figures: {doc['workloads_in_geomean']}")
         check("reduce_block native: ok" in console.getvalue(), "end to end: progress is printed")
 
-        args.budget, args.only, args.out = 1e-9, ["reduce_block,scan"], str(root / "out2")
+        args.budget, args.only, args.out = 0, ["reduce_block,scan"], str(root / "out2")
         with contextlib.redirect_stdout(io.StringIO()):
             main_run(args)
         lines = (root / "out2" / "bench.tsv").read_text().splitlines()
@@ -935,9 +935,9 @@ def main():
     ap.add_argument("--compute-sanitizer", default="compute-sanitizer", help="compute-sanitizer command")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per run (default 120); "
                     "a racecheck run stopped by it counts as a lower bound")
-    ap.add_argument("--budget", type=float, help="seconds after which no run is started (its row "
-                    "fails as time-budget); a run started late gets what is left, at least "
-                    f"{MIN_RUN_TIMEOUT:g} s")
+    ap.add_argument("--budget", type=float, help="seconds within which every run ends: a run "
+                    "gets what is left if that is less than its timeout, and none starts with less "
+                    f"than {MIN_RUN_TIMEOUT:g} s left (its row fails as time-budget)")
     ap.add_argument("--iters", type=int, default=10, help="timed runs natively and under scord "
                     "(default 10)")
     ap.add_argument("--self-test", action="store_true", help="test the parsing and the figures; no GPU")
