@@ -1,6 +1,7 @@
 /* test_cache.c: SHA-256 against the FIPS 180-4 examples, and the disk cache of
  * compiled modules: keys, entry checks, stores, lookups and trimming. */
 #include "common/sc_cache.h"
+#include "common/sc_options.h"
 #include "common/sc_sha256.h"
 #include "sc_test.h"
 
@@ -520,6 +521,31 @@ TEST(default_dir)
     sc_buf_free(&b);
 }
 
+/* cache_dir and no_cache as SCORD_OPTIONS and the launcher pass them. */
+TEST(options)
+{
+    ScOptions o;
+    ScErr err = {0};
+    sc_options_init(&o);
+    CHECK_STR("", o.cache_dir);
+    CHECK(!o.no_cache);
+    CHECK(sc_options_parse_env("cache_dir=/data/a\\:b/scord:no_cache=true", &o, &err));
+    CHECK_STR("/data/a:b/scord", o.cache_dir);
+    CHECK(o.no_cache);
+    CHECK(sc_options_parse_env("cache_dir=:no_cache=0", &o, &err));
+    CHECK_STR("", o.cache_dir);
+    CHECK(!o.no_cache);
+    CHECK(!sc_options_parse_env("no_cache=maybe", &o, &err));
+    CHECK_CONTAINS(err.msg, "no_cache: bad value 'maybe'");
+    ScBuf env = {0};
+    sc_options_init(&o);
+    strcpy(o.cache_dir, "/c:d");
+    o.no_cache = true;
+    sc_options_format_env(&o, &env);
+    CHECK_CONTAINS(env.data, ":cache_dir=/c\\:d:no_cache=true");
+    sc_buf_free(&env);
+}
+
 int main(void)
 {
     RUN(sha256_fips_examples);
@@ -533,5 +559,6 @@ int main(void)
     RUN(store_is_atomic);
     RUN(trim);
     RUN(default_dir);
+    RUN(options);
     return TEST_REPORT();
 }
