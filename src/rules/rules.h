@@ -390,8 +390,18 @@ SC_HD static inline uint64_t sc_rules_split_cell(uint64_t word, unsigned byte)
  *   bits  0..23  site id          40..48  block index bits 14..22 (the word has 0..13)
  *        24..26  ScRulesCls       49..52  semantics code of the runtime (opaque)
  *        27..29  ScRulesScope     53..55  log2 of the access size in bytes
- *        30..39  thread index     56..62  the access's sync clock; 63: 1 (valid) */
+ *        30..39  thread index     56..62  the access's clock tag; 63: 1 (valid)
+ * The clock tag mixes the access's sync clock and its warp's barrier clock
+ * (sc_rules_clock_tag), so that a site word left from the same thread's access before a
+ * barrier or a __syncwarp does not pass for the recorded one. */
 #define SC_RULES_SITE_BITS 24
+
+/* 7 bits of (bar, sync): one step of either clock always changes it (19 is odd and
+ * below 128), several steps collide with probability about 1/128. */
+SC_HD static inline unsigned sc_rules_clock_tag(unsigned bar, unsigned sync)
+{
+    return (sync + 19u * bar) & 0x7fu;
+}
 
 SC_HD static inline uint64_t sc_rules_site_pack(uint32_t site, const ScRulesAccess *a,
                                                 uint32_t sem, uint32_t size)
@@ -403,7 +413,7 @@ SC_HD static inline uint64_t sc_rules_site_pack(uint32_t site, const ScRulesAcce
            ((uint64_t)(a->scope & 7u) << 27) | ((uint64_t)(a->tid & 0x3ffu) << 30) |
            ((uint64_t)((a->blk >> SC_RULES_BLK_BITS) & 0x1ffu) << 40) |
            ((uint64_t)(sem & 0xfu) << 49) | ((uint64_t)lg << 53) |
-           ((uint64_t)(a->sync_now & 0x7fu) << 56) | ((uint64_t)1 << 63);
+           ((uint64_t)sc_rules_clock_tag(a->bar_own, a->sync_now) << 56) | ((uint64_t)1 << 63);
 }
 
 SC_HD static inline uint32_t sc_rules_site_id(uint64_t site)
@@ -445,14 +455,26 @@ SC_HD static inline uint32_t sc_rules_site_blk(uint64_t site, uint64_t word)
 }
 
 /* Does the site word describe the recorder's access at the word's clocks (same thread
- * index, same sync clock)? A site word of an older access, or a word whose clock a
+ * index, same clock tag)? A site word of an older access, or a word whose clock a
  * concurrent strong read moved on, does not match. */
 SC_HD static inline int sc_rules_site_matches(uint64_t site, uint64_t word)
 {
+    unsigned bar = (unsigned)(word >> SC_RULES_BAR_SHIFT) & ((1u << SC_RULES_BAR_BITS) - 1u);
+    unsigned sync = (unsigned)(word >> SC_RULES_SYNC_SHIFT) & ((1u << SC_RULES_SYNC_BITS) - 1u);
     return (site >> 63) &&
            sc_rules_site_tid(site) == (unsigned)(((word >> SC_RULES_WARP_SHIFT) & 31u) * 32u +
                                                  ((word >> SC_RULES_LANE_SHIFT) & 31u)) &&
-           ((site >> 56) & 0x7fu) == ((word >> SC_RULES_SYNC_SHIFT) & 0x7fu);
+           ((site >> 56) & 0x7fu) == sc_rules_clock_tag(bar, sync);
+}
+
+/* The word keeps 14 bits of the block index: blocks 2^14 apart look alike. Such blocks
+ * are never resident together, but a later one meets an earlier one's history. When the
+ * site word describes the recorder, its high bits tell them apart (a lagging site word
+ * leaves the alias: missed races, never false ones). */
+SC_HD static inline int rules_block_alias(const ScRulesAccess *a, uint64_t word)
+{
+    return sc_rules_site_matches(a->hint, word) &&
+           ((a->hint >> 40) & 0x1ffu) != ((a->blk >> SC_RULES_BLK_BITS) & 0x1ffu);
 }
 
 /* After a successful CAS of `word` for access a: write the site word? (a is the
@@ -556,6 +578,8 @@ SC_HD static inline RulesRel rules_relate(const ScRulesState *s, const ScRulesAc
     RulesRel r;
     unsigned lane = a->tid & 31u, warp = (a->tid >> 5) & 31u;
     r.same_blk = (a->blk & ((1u << SC_RULES_BLK_BITS) - 1u)) == s->blk;
+    if (r.same_blk && rules_block_alias(a, sc_rules_encode(s)))
+        r.same_blk = 0;
     r.same_warp = r.same_blk && warp == s->warp;
     r.same_thr = r.same_warp && lane == s->lane;
     r.blk_synced = r.warp_wide = r.self_ord = r.lsync_ord = r.warp_ord = 0;
@@ -956,7 +980,7 @@ SC_HD static inline int sc_rules_access(uint64_t old, const ScRulesAccess *a, ui
      * Not for a block-scoped strong access: the earlier one may have had a wider scope. */
     if (((old ^ sc_rules_who(a)) & SC_RULES_WHO_FIELD) == 0 &&
         (old & SC_RULES_MASK_FIELD) == a->mask && sc_rules_reach(old, a->cls) == SC_RULES_POS_SELF &&
-        !(rules_is_strong(a->cls) && rules_block_scoped(a->scope))) {
+        !(rules_is_strong(a->cls) && rules_block_scoped(a->scope)) && !rules_block_alias(a, old)) {
         /* A weak write leaves only itself: unchanged if nothing else is there. */
         uint64_t w_field = SC_RULES_FIELD(
             SC_RULES_REACH_SHIFT + SC_RULES_POS_BITS * SC_RULES_CLS_WRITE, SC_RULES_POS_BITS);

@@ -480,6 +480,53 @@ TEST(cell_of_two_footprints_is_conservative)
     CHECK(!(v.flags & SC_RULES_V_CAUSE_SURE));
 }
 
+TEST(blocks_that_alias_in_the_word_are_told_apart_by_the_site_word)
+{
+    /* Thread 0 of block 3 writes; thread 0 of block 3 + 2^14 (same 14 low bits, same
+     * clocks) writes later. With the recorder's site word they are other blocks. */
+    ScRulesVerdict v;
+    uint64_t x = 0, n;
+    world(0, 0);
+    ScRulesAccess a = mk(3, 0, W, NONE, 0xf);
+    run(&x, a, &v);
+    uint64_t site = sc_rules_site_pack(5, &a, 0, 4);
+    a = mk(3 + (1u << SC_RULES_BLK_BITS), 0, W, NONE, 0xf);
+    a.hint = site;
+    CHECK_INT(SC_RULES_RACE, sc_rules_access(x, &a, &n, &v));
+    CHECK_INT(SC_RULES_CAUSE_UNSYNCHRONIZED_BLOCKS, v.cause);
+    CHECK_INT(1, v.prev_exact);
+    /* The block's own thread stays program-ordered with its access. */
+    a = mk(3, 0, R, NONE, 0xf);
+    a.hint = site;
+    CHECK(sc_rules_access(x, &a, &n, &v) != SC_RULES_RACE);
+    /* Without a site word that describes the recorder the alias stays (a miss). */
+    a = mk(3 + (1u << SC_RULES_BLK_BITS), 0, W, NONE, 0xf);
+    CHECK(sc_rules_access(x, &a, &n, &v) != SC_RULES_RACE);
+}
+
+TEST(site_word_of_an_access_before_a_barrier_does_not_match)
+{
+    /* Same thread, same sync clock, one barrier apart: the clock tag differs. */
+    ScRulesVerdict v;
+    uint64_t x = 0;
+    world(0, 0);
+    ScRulesAccess a = mk(0, 0, W, NONE, 0xf);
+    run(&x, a, &v);
+    uint64_t before = sc_rules_site_pack(1, &a, 0, 4);
+    CHECK(sc_rules_site_matches(before, x));
+    sc_rules_block_barrier(&bclk[0], 3u);
+    a = mk(0, 0, W, NONE, 0xf);
+    run(&x, a, &v);
+    CHECK(!sc_rules_site_matches(before, x));
+    CHECK(sc_rules_site_matches(sc_rules_site_pack(2, &a, 0, 4), x));
+    for (unsigned bar = 0; bar < SC_RULES_BAR_MOD; bar++)
+        for (unsigned sync = 0; sync < SC_RULES_SYNC_MOD; sync++) {
+            unsigned t = sc_rules_clock_tag(bar, sync);
+            CHECK(t != sc_rules_clock_tag((bar + 1) % SC_RULES_BAR_MOD, sync) || bar + 1 == SC_RULES_BAR_MOD);
+            CHECK(t != sc_rules_clock_tag(bar, (sync + 1) % SC_RULES_SYNC_MOD) || sync + 1 == SC_RULES_SYNC_MOD);
+        }
+}
+
 int main(void)
 {
     RUN(layout_round_trip_at_limits);
@@ -501,5 +548,7 @@ int main(void)
     RUN(concurrent_strong_read_keeps_the_recorder);
     RUN(site_word_names_the_recorders_racing_access);
     RUN(cell_of_two_footprints_is_conservative);
+    RUN(blocks_that_alias_in_the_word_are_told_apart_by_the_site_word);
+    RUN(site_word_of_an_access_before_a_barrier_does_not_match);
     return TEST_REPORT();
 }
