@@ -775,6 +775,19 @@ static __device__ void finish(const Access *a, const ScRulesAccess *r, const ScR
         report(a, r, v, old, byte);
 }
 
+/* The fast path leaves the word as it is when the recorder repeats an access of the
+ * same class at the same clocks, but the instruction may be another one (a write at
+ * one line, then at the next): the site word then names the newer, so that a race
+ * with it is reported at its own line, not only at the first one's. */
+static __device__ __forceinline__ void refresh_site(const Access *a, const ScRulesAccess *r,
+                                                    uint64_t old, uint64_t *site_word)
+{
+    if (sc_rules_site_id(r->hint) != (a->cur.site & ((1u << SC_RULES_SITE_BITS) - 1u)) && sc_rules_records(old, r) &&
+        sc_rules_site_matches(r->hint, old) && sc_rules_site_cls(r->hint) == r->cls)
+        *site_word = sc_rules_site_pack(a->cur.site, r, SC_ABI_INFO_SEM(a->cur.info),
+                                        SC_ABI_INFO_SIZE(a->cur.info));
+}
+
 /* The byte cells of a split word: each byte of the access is decided on its own. */
 static __device__ void check_cells(const Access *a, ScRulesAccess *r, uint64_t marker)
 {
@@ -794,8 +807,10 @@ static __device__ void check_cells(const Access *a, ScRulesAccess *r, uint64_t m
         for (;;) {
             r->hint = load_shadow(a, &cells[4 + byte]);
             int res = sc_rules_access_cell(old, r, &next, &v);
-            if (res == SC_RULES_UNCHANGED)
+            if (res == SC_RULES_UNCHANGED) {
+                refresh_site(a, r, old, &cells[4 + byte]);
                 break;
+            }
             uint64_t seen = atomicCAS(cell, old, next);
             if (seen == old) {
                 finish(a, r, &v, old, next, &cells[4 + byte], byte);
@@ -838,8 +853,10 @@ static __device__ void check_word(const Access *a, uint64_t *word, uint64_t *sit
         /* The site word as it goes with this value of the word (best effort). */
         r.hint = load_shadow(a, site_word);
         int res = sc_rules_access(old, &r, &next, &v);
-        if (res == SC_RULES_UNCHANGED)
+        if (res == SC_RULES_UNCHANGED) {
+            refresh_site(a, &r, old, site_word);
             return;
+        }
         if (res == SC_RULES_SPLIT) {
             if (!sc_rules_is_split(old)) {
                 old = split_word(a, word, r.hint, old);
@@ -861,32 +878,37 @@ static __device__ void check_word(const Access *a, uint64_t *word, uint64_t *sit
     }
 }
 
-/* Several lanes of one weak store instruction on one address: a race when they store
- * different values, benign when the same; either way the lowest lane alone goes on
- * to the shadow (false for the others). Strong stores are morally strong with each
- * other within a warp, so they go to the rules one by one. Only lanes of this call's
- * branch are in __activemask(), and each match below is made by exactly the lanes it
- * names. */
-static __device__ bool store_lanes(const Access *a, uint64_t addr, uint64_t value)
+/* Lanes of one weak store instruction that write one address: a race when they store
+ * different values, benign when the same; either way the lowest lane alone goes on to
+ * the shadow. Strong stores are morally strong with each other within a warp, so they
+ * go to the rules one by one. `lanes` are the lanes that entered the runtime together
+ * (every one of them runs this before any of them can branch away), so each match
+ * below is made by exactly the lanes it names. */
+typedef struct StorePeers {
+    uint32_t group;  /* lanes of this instruction on this address, this lane included */
+    uint32_t differ; /* those of them that store another value than the lowest lane */
+} StorePeers;
+
+static __device__ __forceinline__ StorePeers store_peers(uint32_t lanes, uint64_t addr,
+                                                         uint32_t site, uint64_t value)
+{
+    StorePeers p;
+    uint32_t same_addr = __match_any_sync(lanes, addr);
+    p.group = __match_any_sync(same_addr, site);
+    p.differ = p.group & ~__match_any_sync(p.group, value);
+    return p;
+}
+
+/* The lowest lane of a store group records the group's same_store_lanes finding. */
+static __device__ void record_store_lanes(const Access *a, uint64_t addr, StorePeers p)
 {
     uint32_t lane = a->cur.thread % WARP_SIZE;
-    uint32_t same_addr = __match_any_sync(__activemask(), addr);
-    if (same_addr == 1u << lane)
-        return true;
-    uint32_t group = __match_any_sync(same_addr, a->cur.site);
-    if (group == 1u << lane)
-        return true;
-    uint32_t same_value = __match_any_sync(group, value);
-    if (lane != lowest_lane(group))
-        return false;
-    uint32_t differ = group & ~same_value;
-    uint32_t other = lowest_lane(differ ? differ : group & ~(1u << lane));
+    uint32_t other = lowest_lane(p.differ ? p.differ : p.group & ~(1u << lane));
     RecSide prev = a->cur;
     prev.thread = a->cur.thread - lane + other;
     uint64_t at = a->shared ? (uint64_t)__cvta_generic_to_shared((const void *)addr) : addr;
-    record_race(a->l, differ ? DEV_CAUSE_SAME_STORE_LANES : DEV_CAUSE_SAME_STORE_LANES_BENIGN, at,
+    record_race(a->l, p.differ ? DEV_CAUSE_SAME_STORE_LANES : DEV_CAUSE_SAME_STORE_LANES_BENIGN, at,
                 &a->cur, &prev);
-    return true;
 }
 
 /* The thread's clocks as the rules read them; false when the block's clock was lost.
@@ -919,16 +941,12 @@ static __device__ bool read_clocks(ScRulesAccess *r, const ScDevLaunch *l, uint3
     return true;
 }
 
-extern "C" __device__ void __scord_access(uint64_t addr, uint32_t info, uint32_t site,
-                                          uint64_t value)
+static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slot, uint64_t addr,
+                                                    uint32_t info, uint32_t site, int cls,
+                                                    StorePeers peers)
 {
-    uint32_t slot;
-    ScDevLaunch *l = checked_block(&slot);
-    if (!l)
-        return;
-    uint32_t size = SC_ABI_INFO_SIZE(info), kind = SC_ABI_INFO_KIND(info);
+    uint32_t size = SC_ABI_INFO_SIZE(info);
     uint32_t space = SC_ABI_INFO_SPACE(info);
-    int cls = access_class(kind, SC_ABI_INFO_SEM(info));
     if (space == SC_ABI_SPACE_GENERIC) {
         /* Local, const and param addresses: thread-private or read-only. */
         if (__isShared((const void *)addr))
@@ -970,8 +988,8 @@ extern "C" __device__ void __scord_access(uint64_t addr, uint32_t info, uint32_t
     a.cur.info = (info & ~(7u << 18)) | space << 18;
     a.cur.block = block_linear();
     a.cur.thread = thread_linear();
-    if (cls == SC_RULES_CLS_WRITE && !store_lanes(&a, addr, value))
-        return;
+    if (peers.group & (peers.group - 1))
+        record_store_lanes(&a, addr, peers);
     a.rules.cls = (uint8_t)cls;
     a.rules.scope = access_scope(cls, SC_ABI_INFO_SCOPE(info));
     a.rules.blk = a.cur.block;
@@ -1001,4 +1019,26 @@ extern "C" __device__ void __scord_access(uint64_t addr, uint32_t info, uint32_t
         }
         check_word(&a, words, words + site_stride);
     }
+}
+
+/* The lanes that enter together leave together: the checks branch on data (CAS
+ * retries, address spaces), and without this the warp could reach the program's next
+ * instruction split, which the next call's lane matching would see as lanes of
+ * different instructions. The barrier waits only for lanes that are in this call. */
+extern "C" __device__ void __scord_access(uint64_t addr, uint32_t info, uint32_t site,
+                                          uint64_t value)
+{
+    uint32_t lanes = __activemask();
+    uint32_t slot;
+    ScDevLaunch *l = checked_block(&slot);
+    if (!l)
+        return;
+    int cls = access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info));
+    uint32_t lane = thread_linear() % WARP_SIZE;
+    StorePeers peers = {1u << lane, 0};
+    if (cls == SC_RULES_CLS_WRITE)
+        peers = store_peers(lanes, addr, site, value);
+    if (lane == lowest_lane(peers.group))
+        check_access(l, slot, addr, info, site, cls, peers);
+    __syncwarp(lanes);
 }
