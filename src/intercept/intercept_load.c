@@ -9,6 +9,7 @@
 #include "devrt/devrt.h"
 #include "instr/instr.h"
 #include "intercept/intercept.h"
+#include "intercept/intercept_compile.h"
 #include "ptx/ptx.h"
 #include "report/report.h"
 
@@ -23,10 +24,8 @@ int sc_current_device_attribute(CUdevice_attribute attr)
 {
     ScDriver *d = &sc_ctx.drv;
     CUdevice dev;
-    if (!d->ctx_get_device || d->ctx_get_device(&dev) != CUDA_SUCCESS) {
-        if (!d->device_get || d->device_get(&dev, 0) != CUDA_SUCCESS)
-            return -1;
-    }
+    if (!sc_planned_device(&dev))
+        return -1;
     int value;
     if (!d->device_get_attribute || d->device_get_attribute(&value, attr, dev) != CUDA_SUCCESS)
         return -1;
@@ -80,42 +79,6 @@ static bool cubin_is_ours(const void *image)
 static bool plan_has_ptx(const ScLoadPlan *p)
 {
     return p->verdict == SC_PLAN_PTX || p->verdict == SC_PLAN_LINK;
-}
-
-static CUresult link_add_input(ScReal_cuLinkAddData add, CUlinkState state,
-                               const ScLinkInput *in, const char *name, unsigned int n_opts,
-                               CUjit_option *opts, void **vals)
-{
-    return add(state, in->is_ptx ? CU_JIT_INPUT_PTX : CU_JIT_INPUT_CUBIN, in->data,
-               in->len + in->is_ptx, name, n_opts, opts, vals);
-}
-
-/* Links the PTX of an -rdc image's translation units into a cubin of scord's own
- * (malloc'd in *cubin_out, kept for as long as the module lives). */
-static CUresult link_translation_units(const ScLoadPlan *plan, void **cubin_out)
-{
-    ScDriver *d = &sc_ctx.drv;
-    if (!d->link_create || !d->link_add_data || !d->link_complete || !d->link_destroy)
-        return CUDA_ERROR_NOT_SUPPORTED;
-    CUlinkState state;
-    CUresult r = d->link_create(0, NULL, NULL, &state);
-    if (r != CUDA_SUCCESS)
-        return r;
-    for (size_t i = 0; i < plan->n_link && r == CUDA_SUCCESS; i++)
-        r = link_add_input(d->link_add_data, state, &plan->link[i], "scord", 0, NULL, NULL);
-    void *cubin = NULL;
-    size_t size = 0;
-    if (r == CUDA_SUCCESS)
-        r = d->link_complete(state, &cubin, &size);
-    if (r == CUDA_SUCCESS) {
-        *cubin_out = malloc(size);
-        if (*cubin_out)
-            memcpy(*cubin_out, cubin, size);
-        else
-            r = CUDA_ERROR_OUT_OF_MEMORY;
-    }
-    d->link_destroy(state);
-    return r;
 }
 
 /* Records the module and prints what happened to it. Takes ownership of m. */
@@ -238,27 +201,27 @@ static bool is_rejection(CUresult r)
            r == CUDA_ERROR_INVALID_SOURCE || r == CUDA_ERROR_JIT_COMPILATION_DISABLED;
 }
 
-/* Compiles PTX text to a cubin now (malloc'd in *cubin). */
-static CUresult compile_ptx(const char *ptx, void **cubin)
+/* Compiles PTX text to a cubin now (malloc'd in *cubin), or finds it in the cache. */
+static CUresult compile_ptx(const char *origin, const char *ptx, void **cubin)
 {
     ScLinkInput in = {true, (uint8_t *)ptx, strlen(ptx)};
-    ScLoadPlan one = {.link = &in, .n_link = 1};
-    return link_translation_units(&one, cubin);
+    return sc_compile(origin, &in, 1, cubin);
 }
 
-/* What scord hands the driver for a module with PTX. The PTX is compiled here,
- * so that a rejection is seen at load time even when the driver would load lazily
- * and compile at the first launch, where no fallback is possible; the driver then
- * loads the cubin. Instrumented PTX the JIT refuses is replaced by the plain PTX;
- * plain PTX it refuses means the original image (NULL, *result says why). When the
- * compile fails for another reason (no current context), the PTX text goes to the
- * load call as it is. */
+/* What scord hands the driver for a module with PTX. The PTX is compiled here (or
+ * its cubin taken from the disk cache), so that a rejection is seen at load time
+ * even when the driver would load lazily and compile at the first launch, where no
+ * fallback is possible; the driver then loads the cubin. Instrumented PTX the JIT
+ * refuses is replaced by the plain PTX; plain PTX it refuses means the original
+ * image (NULL, *result says why). When the compile fails for another reason (no
+ * context could be made current for it), the PTX text goes to the load call as it
+ * is. */
 static const void *compiled_image(ScModuleRec *m, CUresult *result)
 {
     const char *ptx = instrument(m);
     if (sc_ctx.fault_reject_ptx)
         ptx = FAULT_IMAGE;
-    CUresult r = compile_ptx(ptx, &m->linked);
+    CUresult r = compile_ptx(m->origin, ptx, &m->linked);
     if (r == CUDA_SUCCESS)
         return m->linked;
     if (!is_rejection(r))
@@ -268,7 +231,7 @@ static const void *compiled_image(ScModuleRec *m, CUresult *result)
         snprintf(m->instr_error, sizeof m->instr_error,
                  "the driver rejected the instrumented PTX (%s)", sc_cu_error(r));
         m->instrumented = false;
-        r = compile_ptx(m->plan.ptx, &m->linked);
+        r = compile_ptx(m->origin, m->plan.ptx, &m->linked);
         if (r == CUDA_SUCCESS)
             return m->linked;
         if (!is_rejection(r))
@@ -299,7 +262,7 @@ static CUresult load_through_plan(const char *origin, const void *image, size_t 
     if (m->plan.verdict == SC_PLAN_PTX) {
         our_image = compiled_image(m, &ours);
     } else if (m->plan.verdict == SC_PLAN_LINK) {
-        ours = link_translation_units(&m->plan, &m->linked);
+        ours = sc_compile(m->origin, m->plan.link, m->plan.n_link, &m->linked);
         our_image = m->linked;
     }
     if (our_image) {
@@ -580,7 +543,7 @@ static CUresult link_add_image(ScReal_cuLinkAddData real, CUlinkState state, CUj
          * the whole session fails, as it would have with the original input. */
         ours = CUDA_SUCCESS;
         for (size_t i = 0; i < m->plan.n_link && ours == CUDA_SUCCESS; i++)
-            ours = link_add_input(real, state, &m->plan.link[i], name, n_opts, opts, vals);
+            ours = sc_link_add_input(real, state, &m->plan.link[i], name, n_opts, opts, vals);
         if (ours != CUDA_SUCCESS) {
             record_module(m, false, ours);
             return ours;

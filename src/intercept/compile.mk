@@ -1,0 +1,1 @@
+PRELOAD_SRCS += src/intercept/intercept_compile.c
