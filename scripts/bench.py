@@ -468,11 +468,17 @@ def write_markdown(path, env, settings, rows, summary, notes):
           "lower bound (a racecheck run stopped at its timeout); memory in MiB "
           "(docs/benchmark.md).", ""]
     md += markdown_table(rows + [summary["cells"]])
+    md += ["", "The geomean row is over the workloads that have each ratio: "
+           + geomean_coverage(summary, len(rows)) + "."]
     md += ["", "## Bars (SPEC.md)", "", "| bar | measured | met |", "|---|---|---|"]
     md += [f"| {b['bar']} | {b['value']} | {yesno[b['met']]} |" for b in summary["bars"]]
     if notes:
         md += ["", "## Notes", ""] + [f"- {n}" for n in notes]
     Path(path).write_text("\n".join(md) + "\n")
+
+
+def geomean_coverage(summary, workloads):
+    return ", ".join(f"{col} {n} of {workloads}" for col, n in summary["workloads_in_geomean"].items())
 
 
 def console_table(rows):
@@ -645,9 +651,11 @@ def main_run(args):
 
     print()
     print(console_table(cells + [summary["cells"]]))
+    print(f"geomeans over: {geomean_coverage(summary, len(cells))}")
     print()
     for b in summary["bars"]:
-        print(f"bar: {b['bar']}: {b['value']} ({'met' if b['met'] else 'not met' if b['met'] is False else 'not measured'})")
+        verdict = {True: "met", False: "not met", None: "not measured"}[b["met"]]
+        print(f"bar: {b['bar']}: {b['value']} ({verdict})")
     for n in notes:
         print(f"note: {n}")
     passed = len(evals) - len(summary["failed"])
@@ -797,7 +805,8 @@ def end_to_end(check):
               and r.get("output_identical") == "yes", f"end to end: a good row: {r}")
         s = rows.get("sgemm_tiled", {})
         check(s.get("result") == "pass" and s.get("racecheck_kernel_ms", "").startswith(">")
-              and s.get("racecheck_x", "").startswith(">") and s.get("racecheck_wall_s", "").startswith(">"),
+              and s.get("racecheck_x", "").startswith(">")
+              and s.get("racecheck_wall_s", "").startswith(">"),
               f"end to end: a racecheck timeout is a lower bound and passes: {s}")
         want = {"scan": "FAIL:scord-races", "bfs": "FAIL:output-differs",
                 "transpose": "FAIL:scord-unchecked", "stencil_2d": "FAIL:native-exit-1",
@@ -810,7 +819,8 @@ def end_to_end(check):
               and g.get("racecheck_x", "").startswith(">"),
               f"end to end: the geomean row: {g}")
         md = (root / "out" / "bench.md").read_text()
-        check("## Bars" in md and "| geomean |" in md and "racecheck stopped after" in md,
+        check("## Bars" in md and "| geomean |" in md and "racecheck stopped after" in md
+              and "scord_x 5 of 7" in md,
               "end to end: bench.md has the table, the bars and the notes")
         doc = json.loads((root / "out" / "bench.json").read_text())
         check(doc["workloads"][0]["figures"]["scord_x"]["value"] == 1.5

@@ -123,7 +123,8 @@ int main(int argc, char **argv)
     g.next = (unsigned *)bench_alloc(&run, vbytes);
     g.next_len = (unsigned *)bench_alloc(&run, sizeof(unsigned));
     g.levels = 0;
-    BENCH_CUDA(cudaMemcpy(g.row_start, row_start, vbytes + sizeof(unsigned), cudaMemcpyHostToDevice));
+    BENCH_CUDA(cudaMemcpy(g.row_start, row_start, vbytes + sizeof(unsigned),
+                          cudaMemcpyHostToDevice));
     BENCH_CUDA(cudaMemcpy(g.adj, adj, (size_t)entries * sizeof(unsigned), cudaMemcpyHostToDevice));
     bench_load((const void *)bfs_reset);
     bench_load((const void *)bfs_level);

@@ -81,7 +81,8 @@ int main(int argc, char **argv)
         got_sum += (long long)c[i];
     }
     if (got_sum != want_sum)
-        bench_die("sgemm_tiled: the elements of C add up to %lld, expected %lld", got_sum, want_sum);
+        bench_die("sgemm_tiled: the elements of C add up to %lld, expected %lld", got_sum,
+                  want_sum);
     uint64_t pick = 0x5eed0002;
     for (int n = 0; n < SAMPLES; n++) {
         size_t row = bench_rand(&pick) % N, col = bench_rand(&pick) % N;
