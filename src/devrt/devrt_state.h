@@ -24,6 +24,60 @@
  * shadow words carry no launch tag, so before the next launch the host clears the
  * shadow (both halves) of every such chunk and clears the bit. */
 #define SC_SHADOW_DIRTY ((uint64_t)1 << 63)
+/* A chunk-table entry of a chunk that has no shadow of its own (the device could not
+ * give it, or shadow=cache): its words go through the metadata cache below. The host
+ * writes SC_SHADOW_CACHED | SC_SHADOW_DIRTY, so that the device never marks it (there
+ * is nothing of the chunk's own to clear) and the full-shadow path tests no new flag
+ * before it marks a chunk. */
+#define SC_SHADOW_CACHED ((uint64_t)1 << 62)
+#define SC_SHADOW_FLAGS (SC_SHADOW_DIRTY | SC_SHADOW_CACHED)
+
+/* The metadata cache (ScoRD's): direct-mapped, 1 << cache_bits entries, each the
+ * history of one 4-byte word of a cached chunk, indexed by sc_shadow_cache_index of
+ * the word's address. An entry belongs to the word and launch its tag names; any
+ * other tag reads as an empty history (an eviction forgets, it never mixes words).
+ * A thread holds at most one entry at a time, locked by SC_SHADOW_CACHE_LOCK. */
+typedef struct ScDevCacheEntry {
+    uint64_t tag;    /* sc_shadow_cache_tag(word address, epoch) | lock; 0: never used */
+    uint64_t shadow; /* the rules' shadow word of that word */
+    uint64_t site;   /* its site word */
+} ScDevCacheEntry;
+
+/* Tag: bit 0 the lock, bits 1..17 the launch epoch (1..SC_SHADOW_CACHE_EPOCHS; the
+ * host clears the cache when it wraps, so a tag never meets a stale entry of an
+ * older launch), bits 18..63 the word's address >> 2 (global addresses the chunk
+ * tables cover are below 2^48). */
+#define SC_SHADOW_CACHE_LOCK ((uint64_t)1)
+#define SC_SHADOW_CACHE_EPOCH_SHIFT 1
+#define SC_SHADOW_CACHE_EPOCH_BITS 17
+#define SC_SHADOW_CACHE_EPOCHS ((1u << SC_SHADOW_CACHE_EPOCH_BITS) - 1)
+#define SC_SHADOW_CACHE_WORD_SHIFT (SC_SHADOW_CACHE_EPOCH_SHIFT + SC_SHADOW_CACHE_EPOCH_BITS)
+
+SC_HD static inline uint64_t sc_shadow_cache_tag(uint64_t addr, uint32_t epoch)
+{
+    return (addr >> 2) << SC_SHADOW_CACHE_WORD_SHIFT |
+           (uint64_t)(epoch & SC_SHADOW_CACHE_EPOCHS) << SC_SHADOW_CACHE_EPOCH_SHIFT;
+}
+
+SC_HD static inline uint64_t sc_shadow_cache_tag_addr(uint64_t tag)
+{
+    return tag >> SC_SHADOW_CACHE_WORD_SHIFT << 2;
+}
+
+SC_HD static inline uint32_t sc_shadow_cache_tag_epoch(uint64_t tag)
+{
+    return (uint32_t)(tag >> SC_SHADOW_CACHE_EPOCH_SHIFT) & SC_SHADOW_CACHE_EPOCHS;
+}
+
+/* The entry of the word at addr. The words of one aligned window of 1 << bits words
+ * take distinct entries (an array as large as the cache does not evict itself);
+ * windows are rotated by a Fibonacci hash of their number, so that arrays at the same
+ * offset of different windows rarely share entries. */
+SC_HD static inline uint64_t sc_shadow_cache_index(uint64_t addr, uint32_t bits)
+{
+    uint64_t word = addr >> 2, window = word >> bits;
+    return (word + ((window * 0x9e3779b97f4a7c15ull) >> 32)) & (((uint64_t)1 << bits) - 1);
+}
 
 /* One race as the device records it, deduplicated on the device by key (cause and
  * the unordered pair of sites); the host resolves sites and threads into a report.
@@ -123,6 +177,10 @@ typedef struct ScDevLaunch {
                                     four byte cells, then their four site words */
     uint32_t split_used;         /* device-incremented; beyond split_cap: not split, the
                                     access counted unchecked */
+    uint32_t cache_epoch;        /* this launch's epoch in the cache's tags */
+    uint64_t cache;              /* ScDevCacheEntry[1 << cache_bits]; 0: there is no
+                                    cache, accesses to cached chunks count unchecked */
+    uint32_t cache_bits;
     uint32_t pad_;
 } ScDevLaunch;
 

@@ -58,6 +58,13 @@
     FIELD(ScDevLaunch, split_cap)                                                              \
     FIELD(ScDevLaunch, warp_clocks)                                                            \
     FIELD(ScDevLaunch, split_pool)                                                             \
-    FIELD(ScDevLaunch, split_used)
+    FIELD(ScDevLaunch, split_used)                                                             \
+    FIELD(ScDevLaunch, cache_epoch)                                                            \
+    FIELD(ScDevLaunch, cache)                                                                  \
+    FIELD(ScDevLaunch, cache_bits)                                                             \
+    SIZE(ScDevCacheEntry)                                                                      \
+    FIELD(ScDevCacheEntry, tag)                                                                \
+    FIELD(ScDevCacheEntry, shadow)                                                             \
+    FIELD(ScDevCacheEntry, site)
 
 #endif

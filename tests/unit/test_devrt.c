@@ -1,9 +1,11 @@
 /* test_devrt.c: the device runtime as the library embeds it: it parses, defines every
  * call of devrt_abi.h with its parameters and nothing outside the __scord_ prefix,
  * assembles for sm_75 and sm_90 alone and linked into a kernel, and nvcc lays out
- * devrt_state.h as the host compiler does. Nothing here runs on a GPU. */
+ * devrt_state.h as the host compiler does; the metadata cache's tags and index, and
+ * the shadow policy of devrt_policy.h. Nothing here runs on a GPU. */
 #include "devrt/devrt.h"
 #include "devrt/devrt_abi.h"
+#include "devrt/devrt_policy.h"
 #include "devrt/devrt_state.h"
 #include "devrt/layout_fields.h"
 #include "ptx/ptx.h"
@@ -295,6 +297,109 @@ TEST(record_keys)
     CHECK_INT(0x1fffff, SC_ABI_INFO(255, 7, 15, 7, 7));
 }
 
+#define MIB ((uint64_t)1 << 20)
+#define GIB ((uint64_t)1 << 30)
+
+/* A tag holds the word's address and the epoch exactly, never the lock bit, and is
+ * never the 0 of an entry no launch has used. */
+TEST(cache_tags)
+{
+    CHECK_INT(24, sizeof(ScDevCacheEntry));
+    static const uint64_t addrs[] = {0, 4, 0x7f0000001234, ((uint64_t)1 << 48) - 4};
+    static const uint32_t epochs[] = {1, 2, 0x1234, SC_SHADOW_CACHE_EPOCHS};
+    for (size_t i = 0; i < SC_ARRAY_LEN(addrs); i++)
+        for (size_t k = 0; k < SC_ARRAY_LEN(epochs); k++) {
+            uint64_t tag = sc_shadow_cache_tag(addrs[i], epochs[k]);
+            CHECK(tag != 0);
+            CHECK_INT(0, tag & SC_SHADOW_CACHE_LOCK);
+            CHECK_INT(addrs[i], sc_shadow_cache_tag_addr(tag));
+            CHECK_INT(epochs[k], sc_shadow_cache_tag_epoch(tag));
+        }
+    /* One tag per word: the bytes of a word share it, neighbours and epochs do not. */
+    CHECK_INT(sc_shadow_cache_tag(0x1000, 7), sc_shadow_cache_tag(0x1003, 7));
+    CHECK(sc_shadow_cache_tag(0x1000, 7) != sc_shadow_cache_tag(0x1004, 7));
+    CHECK(sc_shadow_cache_tag(0x1000, 7) != sc_shadow_cache_tag(0x1000, 8));
+    /* The top address bit a chunk table covers survives the packing. */
+    CHECK(sc_shadow_cache_tag((uint64_t)1 << 47, 1) != sc_shadow_cache_tag(0, 1));
+}
+
+/* The words of an aligned window as large as the cache take distinct entries, and
+ * the same offset in different windows lands on different entries. */
+TEST(cache_index)
+{
+    enum { BITS = 16 };
+    static uint8_t taken[1u << BITS];
+    uint64_t window = (uint64_t)0x7f12 << (BITS + 2);
+    bool distinct = true;
+    for (uint64_t w = 0; w < (1u << BITS); w++) {
+        uint64_t i = sc_shadow_cache_index(window + 4 * w + (w & 3), BITS);
+        distinct = distinct && i < (1u << BITS) && !taken[i];
+        taken[i] = 1;
+    }
+    CHECK(distinct);
+    uint64_t seen[16];
+    for (uint64_t k = 0; k < SC_ARRAY_LEN(seen); k++) {
+        seen[k] = sc_shadow_cache_index((k << (BITS + 2)) + 0x40, BITS);
+        for (uint64_t j = 0; j < k; j++)
+            CHECK(seen[j] != seen[k]);
+    }
+    /* Every size the host may choose stays in range. */
+    for (uint32_t bits = SC_SHADOW_CACHE_MIN_BITS; bits <= SC_SHADOW_CACHE_MAX_BITS; bits++)
+        CHECK(sc_shadow_cache_index(((uint64_t)1 << 48) - 4, bits) < ((uint64_t)1 << bits));
+}
+
+/* Full shadow only while the device keeps max(1/8 of it, 1 GiB) free after it. */
+TEST(shadow_policy_full)
+{
+    CHECK_INT(10 * GIB, sc_shadow_headroom(80 * GIB));
+    CHECK_INT(GIB, sc_shadow_headroom(4 * GIB));
+    CHECK(sc_shadow_full(SC_SHADOW_MODE_FULL, 30 * GIB, 80 * GIB, 20 * GIB));
+    CHECK(!sc_shadow_full(SC_SHADOW_MODE_FULL, 30 * GIB, 80 * GIB, 20 * GIB + 1));
+    CHECK(sc_shadow_full(SC_SHADOW_MODE_FULL, 3 * GIB, 4 * GIB, 2 * GIB));
+    CHECK(!sc_shadow_full(SC_SHADOW_MODE_FULL, 3 * GIB, 4 * GIB, 2 * GIB + 1));
+    /* More than is free: no wrap-around into a huge remainder. */
+    CHECK(!sc_shadow_full(SC_SHADOW_MODE_FULL, GIB, 80 * GIB, 2 * GIB));
+    CHECK(!sc_shadow_full(SC_SHADOW_MODE_CACHE, 70 * GIB, 80 * GIB, MIB));
+    /* Unknown memory figures: the allocation decides. */
+    CHECK(sc_shadow_full(SC_SHADOW_MODE_FULL, UINT64_MAX, 0, 64 * GIB));
+}
+
+/* The cache is 1/8 of what it serves (or cache_mb), a power of two of 24-byte
+ * entries, within its bounds. */
+TEST(shadow_policy_cache_size)
+{
+    CHECK_INT(SC_SHADOW_CACHE_MIN_BITS, sc_shadow_cache_want(0, 0));
+    CHECK_INT(SC_SHADOW_CACHE_MIN_BITS, sc_shadow_cache_want(64 * 1024, 0));
+    CHECK_INT(22, sc_shadow_cache_want(GIB, 0)); /* 128 MiB -> 2^22 entries, 96 MiB */
+    CHECK_INT(22, sc_shadow_cache_want(0, 96));
+    CHECK_INT(21, sc_shadow_cache_want(0, 95));
+    CHECK_INT(SC_SHADOW_CACHE_MIN_BITS, sc_shadow_cache_want(0, 1));
+    CHECK_INT(SC_SHADOW_CACHE_MAX_BITS, sc_shadow_cache_want(UINT64_MAX, 0));
+    CHECK_INT(SC_SHADOW_CACHE_MAX_BITS, sc_shadow_cache_want(0, 0x7fffffff));
+    CHECK_INT(1536 * 1024, sc_shadow_cache_bytes(SC_SHADOW_CACHE_MIN_BITS));
+    /* Above the minimum, never more than 1/8 and never less than 1/16. */
+    for (uint64_t cached = 16 * MIB; cached <= 512 * GIB; cached = cached * 3 / 2) {
+        uint64_t bytes = sc_shadow_cache_bytes(sc_shadow_cache_want(cached, 0));
+        CHECK(bytes <= cached / 8);
+        CHECK(bytes > cached / 16);
+    }
+}
+
+/* The cache grows as far as the headroom allows; the first one is had at least at
+ * its minimum; a cache large enough stays. */
+TEST(shadow_policy_cache_growth)
+{
+    uint64_t total = 80 * GIB, room = sc_shadow_headroom(total);
+    CHECK_INT(22, sc_shadow_cache_grow(0, 22, 40 * GIB, total));
+    CHECK_INT(21, sc_shadow_cache_grow(0, 22, room + sc_shadow_cache_bytes(22) - 1, total));
+    CHECK_INT(SC_SHADOW_CACHE_MIN_BITS, sc_shadow_cache_grow(0, 22, room, total));
+    CHECK_INT(SC_SHADOW_CACHE_MIN_BITS, sc_shadow_cache_grow(0, 22, 0, total));
+    CHECK_INT(21, sc_shadow_cache_grow(20, 22, room + sc_shadow_cache_bytes(21), total));
+    CHECK_INT(0, sc_shadow_cache_grow(20, 22, room, total));
+    CHECK_INT(0, sc_shadow_cache_grow(22, 22, 40 * GIB, total));
+    CHECK_INT(0, sc_shadow_cache_grow(22, 20, 40 * GIB, total));
+}
+
 /* Runs the embedder on `ptx`; returns its exit status, its stderr in log. */
 static int embed(const char *name, const char *ptx, const char *abi_names, char *log, size_t cap)
 {
@@ -358,6 +463,11 @@ int main(void)
     RUN(assembles_linked_into_a_kernel);
     RUN(nvcc_lays_out_the_state_as_the_host_does);
     RUN(record_keys);
+    RUN(cache_tags);
+    RUN(cache_index);
+    RUN(shadow_policy_full);
+    RUN(shadow_policy_cache_size);
+    RUN(shadow_policy_cache_growth);
     RUN(embedder_refuses_foreign_names);
     return TEST_REPORT();
 }
