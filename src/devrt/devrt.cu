@@ -32,6 +32,10 @@ enum {
  * the clock was lost (the block's accesses are no longer checked). */
 #define BAR_UNIFORM (1u << 16)
 #define BAR_LOST (1u << 17)
+/* Backoff of a thread waiting for a metadata cache entry another thread holds (for
+ * one rules step: short). */
+#define CACHE_PAUSE_MIN_NS 32u
+#define CACHE_PAUSE_MAX_NS 1024u
 
 extern "C" {
 /* The launch descriptor of the module's current launch (the host sets it at load). */
@@ -105,6 +109,11 @@ static __device__ __forceinline__ uint32_t load_cta32(const uint32_t *p)
     uint32_t v;
     asm volatile("ld.relaxed.cta.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
     return v;
+}
+
+static __device__ __forceinline__ void store_release_gpu64(uint64_t *p, uint64_t v)
+{
+    asm volatile("st.release.gpu.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
 }
 
 /* The launch and this block's slot, or NULL when the runtime is off for this
@@ -680,10 +689,12 @@ static __device__ __forceinline__ int report_cause(ScRulesCause cause)
     return -1;
 }
 
-/* The shadow word of a global address, NULL when no tracked allocation covers it.
- * The directory and the chunk tables are the host's, fixed during a launch; the
- * launch marks each chunk it uses so that the host clears that shadow afterwards. */
-static __device__ __forceinline__ uint64_t *global_shadow(const ScDevLaunch *l, uint64_t addr)
+/* The chunk-table entry of a global address: 0 when no tracked allocation covers it,
+ * flagged SC_SHADOW_CACHED when the chunk's words go through the metadata cache, else
+ * the address of the chunk's shadow. The directory and the chunk tables are the
+ * host's, fixed during a launch; the launch marks each chunk it uses so that the host
+ * clears that shadow afterwards (cached chunks come marked). */
+static __device__ __forceinline__ uint64_t global_chunk(const ScDevLaunch *l, uint64_t addr)
 {
     if (addr >> (SC_SHADOW_DIR_SHIFT + SC_SHADOW_DIR_BITS))
         return 0;
@@ -694,11 +705,22 @@ static __device__ __forceinline__ uint64_t *global_shadow(const ScDevLaunch *l, 
                       ((addr >> SC_SHADOW_CHUNK_SHIFT) & ((1u << SC_SHADOW_CHUNK_BITS) - 1));
     /* A plain load: a stale copy only costs one more atomicOr. */
     uint64_t chunk = *entry;
-    if (!chunk)
-        return 0;
-    if (!(chunk & SC_SHADOW_DIRTY))
+    if (chunk && !(chunk & SC_SHADOW_DIRTY))
         atomicOr((unsigned long long *)entry, (unsigned long long)SC_SHADOW_DIRTY);
-    return (uint64_t *)(chunk & ~SC_SHADOW_DIRTY) + ((addr & (SC_SHADOW_CHUNK_BYTES - 1)) >> 2);
+    return chunk;
+}
+
+/* Whether the words of a chunk can be checked: it is tracked, and when it is cached,
+ * the host could allocate the cache. */
+static __device__ __forceinline__ bool chunk_checked(const ScDevLaunch *l, uint64_t chunk)
+{
+    return chunk && (!(chunk & SC_SHADOW_CACHED) || l->cache);
+}
+
+/* The shadow word of a global address in the shadow of its (uncached) chunk. */
+static __device__ __forceinline__ uint64_t *chunk_word(uint64_t chunk, uint64_t addr)
+{
+    return (uint64_t *)(chunk & ~SC_SHADOW_FLAGS) + ((addr & (SC_SHADOW_CHUNK_BYTES - 1)) >> 2);
 }
 
 /* What every check of one access shares. */
@@ -878,6 +900,50 @@ static __device__ void check_word(const Access *a, uint64_t *word, uint64_t *sit
     }
 }
 
+/* Takes the lock of a cache entry and returns the tag it had. A thread holds one
+ * entry at a time and waits for nothing while it does, so a holder always finishes;
+ * independent thread scheduling (sm_70+) lets it run while lanes of its own warp wait
+ * here. */
+static __device__ uint64_t lock_entry(ScDevCacheEntry *e)
+{
+    uint32_t pause = CACHE_PAUSE_MIN_NS;
+    for (;;) {
+        uint64_t tag = load_gpu64(&e->tag);
+        if (!(tag & SC_SHADOW_CACHE_LOCK) &&
+            atomicCAS((unsigned long long *)&e->tag, tag, tag | SC_SHADOW_CACHE_LOCK) == tag) {
+            /* Acquire: the previous holder's writes to the entry. */
+            __threadfence();
+            return tag;
+        }
+        __nanosleep(pause);
+        if (pause < CACHE_PAUSE_MAX_NS)
+            pause *= 2;
+    }
+}
+
+/* The cache entry of the word at a->base, locked and holding that word's history of
+ * this launch: an entry of another word or of an older launch is emptied and taken
+ * over (its history is forgotten: races may be missed, none invented). The rules
+ * then run on it as on a word of full shadow, and cache_entry_put unlocks it. The
+ * lock makes tag and history change together: no thread decides on one word's
+ * history while another puts a different word's in its place. */
+static __device__ ScDevCacheEntry *cache_entry_take(const Access *a)
+{
+    const ScDevLaunch *l = a->l;
+    ScDevCacheEntry *e = (ScDevCacheEntry *)l->cache + sc_shadow_cache_index(a->base, l->cache_bits);
+    if (lock_entry(e) != sc_shadow_cache_tag(a->base, l->cache_epoch)) {
+        e->shadow = 0;
+        e->site = 0;
+    }
+    return e;
+}
+
+static __device__ void cache_entry_put(const Access *a, ScDevCacheEntry *e)
+{
+    /* Release: the entry's new history before the lock is free. */
+    store_release_gpu64(&e->tag, sc_shadow_cache_tag(a->base, a->l->cache_epoch));
+}
+
 /* Lanes of one weak store instruction that write one address: a race when they store
  * different values, benign when the same; either way the lowest lane alone goes on to
  * the shadow. Strong stores are morally strong with each other within a warp, so they
@@ -960,6 +1026,7 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     a.l = l;
     a.shared = space == SC_ABI_SPACE_SHARED;
     uint64_t *words;
+    uint64_t chunk = 0; /* global: the chunk-table entry of the word being checked */
     size_t site_stride;
     if (cls < 0 || size == 0 || (!a.shared && space != SC_ABI_SPACE_GLOBAL)) {
         /* shared::cluster (another block's shared memory) is not modeled yet. */
@@ -976,11 +1043,12 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
         words = (uint64_t *)l->shared_shadow + (size_t)slot * 2 * site_stride + off / 4;
         a.base = off & ~3u;
     } else {
-        words = global_shadow(l, addr);
-        if (!words) {
+        chunk = global_chunk(l, addr);
+        if (!chunk_checked(l, chunk)) {
             count_unchecked(l);
             return;
         }
+        words = chunk_word(chunk, addr);
         site_stride = SC_SHADOW_WORDS_PER_CHUNK;
         a.base = addr & ~(uint64_t)3;
     }
@@ -1008,16 +1076,28 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
             a.base += 4;
             /* A chunk has shadow of its own: look the next one up at its boundary. */
             if (!a.shared && !(a.base & (SC_SHADOW_CHUNK_BYTES - 1))) {
-                words = global_shadow(l, a.base);
-                if (!words) {
+                chunk = global_chunk(l, a.base);
+                if (!chunk_checked(l, chunk)) {
                     count_unchecked(l);
                     return;
                 }
+                words = chunk_word(chunk, a.base);
             } else {
                 words++;
             }
         }
-        check_word(&a, words, words + site_stride);
+        /* One call of the rules' loop for both kinds of chunk: it is long, and every
+         * inlined copy adds to the JIT time of each instrumented module. */
+        uint64_t *word = words, *site_word = words + site_stride;
+        ScDevCacheEntry *entry = 0;
+        if (chunk & SC_SHADOW_CACHED) {
+            entry = cache_entry_take(&a);
+            word = &entry->shadow;
+            site_word = &entry->site;
+        }
+        check_word(&a, word, site_word);
+        if (entry)
+            cache_entry_put(&a, entry);
     }
 }
 
