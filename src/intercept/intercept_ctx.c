@@ -97,14 +97,18 @@ static void init(void)
     sc_ctx.verbose = o.verbose;
     sc_ctx.error_exitcode = o.error_exitcode;
     sc_ctx.detect = o.detect;
+    sc_rt_configure(&o);
     make_report(&o);
     sc_ctx.status_fd = sc_options_status_fd();
     const char *fault = getenv("SCORD_FAULT");
     if (fault && fault[0]) {
         if (strcmp(fault, "reject_ptx") == 0)
             sc_ctx.fault_reject_ptx = true;
+        else if (strcmp(fault, "shadow_oom") == 0)
+            sc_ctx.rt.fault_shadow_oom = true;
         else
-            sc_log("scord: SCORD_FAULT=%s is not a fault scord knows (reject_ptx); ignored\n",
+            sc_log("scord: SCORD_FAULT=%s is not a fault scord knows (reject_ptx, "
+                   "shadow_oom); ignored\n",
                    fault);
     }
     atexit(write_summary);

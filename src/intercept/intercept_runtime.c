@@ -1,12 +1,15 @@
 /* intercept_runtime.c: the host half of the device runtime: the device state of
- * the program's context and global-memory shadow for its allocations. */
+ * the program's context, and global-memory shadow for its allocations (full shadow or
+ * the metadata cache). */
 #include <stdlib.h>
 #include <string.h>
 
 #include <stddef.h>
 #include <stdio.h>
 
+#include "common/sc_options.h"
 #include "devrt/devrt_abi.h"
+#include "devrt/devrt_policy.h"
 #include "devrt/devrt_state.h"
 #include "report/report.h"
 #include "intercept/intercept.h"
@@ -19,6 +22,8 @@
 
 typedef struct ScDrvRt {
     CUresult (*mem_alloc)(CUdeviceptr *, size_t);
+    CUresult (*mem_free)(CUdeviceptr);
+    CUresult (*mem_get_info)(size_t *, size_t *);
     CUresult (*memset_d8)(CUdeviceptr, unsigned char, size_t);
     CUresult (*htod)(CUdeviceptr, const void *, size_t);
     CUresult (*dtoh)(void *, CUdeviceptr, size_t);
@@ -28,11 +33,14 @@ typedef struct ScDrvRt {
 static bool rt_driver(ScDrvRt *d)
 {
     *(void **)&d->mem_alloc = sc_driver_real("cuMemAlloc_v2");
+    *(void **)&d->mem_free = sc_driver_real("cuMemFree_v2");
+    *(void **)&d->mem_get_info = sc_driver_sym("cuMemGetInfo_v2");
     *(void **)&d->memset_d8 = sc_driver_sym("cuMemsetD8_v2");
     *(void **)&d->htod = sc_driver_sym("cuMemcpyHtoD_v2");
     *(void **)&d->dtoh = sc_driver_sym("cuMemcpyDtoH_v2");
     *(void **)&d->ctx_get_current = sc_driver_sym("cuCtxGetCurrent");
-    return d->mem_alloc && d->memset_d8 && d->htod && d->dtoh && d->ctx_get_current;
+    return d->mem_alloc && d->mem_free && d->mem_get_info && d->memset_d8 && d->htod &&
+           d->dtoh && d->ctx_get_current;
 }
 
 /* Zeroed device memory, counted as scord's. */
@@ -75,6 +83,39 @@ static bool rt_setup(const ScDrvRt *d)
     return true;
 }
 
+void sc_rt_configure(const ScOptions *o)
+{
+    ScRuntime *rt = &sc_ctx.rt;
+    rt->shadow_mode = SC_SHADOW_MODE_FULL;
+    if (strcmp(o->shadow, "cache") == 0)
+        rt->shadow_mode = SC_SHADOW_MODE_CACHE;
+    else if (strcmp(o->shadow, "full") != 0)
+        sc_log("scord: shadow=%s is neither full nor cache; using full\n", o->shadow);
+    rt->cache_mb = (uint32_t)o->cache_mb;
+}
+
+/* Free and total device memory, or UINT64_MAX and 0 when the driver cannot say (the
+ * allocation itself then decides; see sc_shadow_keeps_headroom). */
+static void device_memory(const ScDrvRt *d, uint64_t *free_bytes, uint64_t *total)
+{
+    size_t f = 0, t = 0;
+    bool known = d->mem_get_info(&f, &t) == CUDA_SUCCESS && t > 0;
+    *free_bytes = known ? f : UINT64_MAX;
+    *total = known ? t : 0;
+}
+
+/* Full shadow of `bytes`, when the policy gives it and the device does. */
+static bool full_shadow(const ScDrvRt *d, uint64_t bytes, CUdeviceptr *out)
+{
+    const ScRuntime *rt = &sc_ctx.rt;
+    if (rt->fault_shadow_oom)
+        return false;
+    uint64_t free_bytes, total;
+    device_memory(d, &free_bytes, &total);
+    return sc_shadow_full(rt->shadow_mode, free_bytes, total, bytes) &&
+           dev_zalloc(d, bytes, out);
+}
+
 bool sc_rt_track_alloc(uint64_t base, uint64_t size)
 {
     ScRuntime *rt = &sc_ctx.rt;
@@ -95,14 +136,10 @@ bool sc_rt_track_alloc(uint64_t base, uint64_t size)
     }
     if (missing == 0)
         return true;
-    CUdeviceptr shadow;
-    if (!dev_zalloc(&d, missing * CHUNK_SHADOW_BYTES, &shadow)) {
-        if (rt->shadow_failures++ == 0)
-            sc_log("scord: the device cannot give shadow memory for a %llu-byte allocation; "
-                   "accesses to it are not checked\n",
-                   (unsigned long long)size);
-        return false;
-    }
+    CUdeviceptr shadow = 0;
+    bool full = full_shadow(&d, missing * CHUNK_SHADOW_BYTES, &shadow);
+    if (!full)
+        rt->cached_bytes += (uint64_t)missing * SC_SHADOW_CHUNK_BYTES;
     for (uint64_t c = first; c <= last;) {
         size_t di = (size_t)(c >> SC_SHADOW_CHUNK_BITS);
         if (!rt->tables[di]) {
@@ -121,10 +158,13 @@ bool sc_rt_track_alloc(uint64_t base, uint64_t size)
         uint64_t *table = rt->tables[di];
         size_t lo = (size_t)(c & (TABLE_ENTRIES - 1)), hi = lo;
         for (; c <= last && (size_t)(c >> SC_SHADOW_CHUNK_BITS) == di; c++, hi++) {
-            if (!table[hi]) {
-                table[hi] = shadow;
+            if (table[hi])
+                continue;
+            /* A cached chunk comes marked used: the device never marks it, the host
+             * never clears it (the cache's epochs do). */
+            table[hi] = full ? shadow : SC_SHADOW_CACHED | SC_SHADOW_DIRTY;
+            if (full)
                 shadow += CHUNK_SHADOW_BYTES;
-            }
         }
         if (d.htod(rt->table_dev[di] + lo * sizeof(uint64_t), table + lo,
                    (hi - lo) * sizeof(uint64_t)) != CUDA_SUCCESS)
@@ -209,7 +249,7 @@ static bool clear_dirty_chunks(const ScDrvRt *d)
             return false;
         bool changed = false;
         for (size_t t = 0; t < TABLE_ENTRIES; t++) {
-            if (!(table[t] & SC_SHADOW_DIRTY))
+            if (!(table[t] & SC_SHADOW_DIRTY) || (table[t] & SC_SHADOW_CACHED))
                 continue;
             table[t] &= ~SC_SHADOW_DIRTY;
             if (d->memset_d8(table[t], 0, CHUNK_SHADOW_BYTES) != CUDA_SUCCESS)
@@ -220,6 +260,66 @@ static bool clear_dirty_chunks(const ScDrvRt *d)
             d->htod(rt->table_dev[di], table, TABLE_ENTRIES * sizeof *table) != CUDA_SUCCESS)
             return false;
     }
+    return true;
+}
+
+static unsigned long long mib(uint64_t bytes)
+{
+    return (unsigned long long)((bytes + ((uint64_t)1 << 20) - 1) >> 20);
+}
+
+/* Allocates or grows the metadata cache to what the cached allocations want (as far
+ * as the device keeps its headroom, devrt_policy.h) and gives this launch its epoch.
+ * A cache that cannot be had is no failure: its chunks count as unchecked. False only
+ * when the device fails a memset. */
+static bool prepare_cache(const ScDrvRt *d)
+{
+    ScRuntime *rt = &sc_ctx.rt;
+    if (!rt->cached_bytes)
+        return true;
+    uint64_t free_bytes, total;
+    device_memory(d, &free_bytes, &total);
+    uint32_t want = sc_shadow_cache_want(rt->cached_bytes, rt->cache_mb);
+    uint32_t have = rt->cache ? rt->cache_bits : 0;
+    uint32_t bits = sc_shadow_cache_grow(have, want, free_bytes, total);
+    CUdeviceptr fresh = 0;
+    bool got = bits && dev_zalloc(d, sc_shadow_cache_bytes(bits), &fresh);
+    if (!got && !rt->cache && bits > SC_SHADOW_CACHE_MIN_BITS) {
+        bits = SC_SHADOW_CACHE_MIN_BITS;
+        got = dev_zalloc(d, sc_shadow_cache_bytes(bits), &fresh);
+    }
+    if (got) {
+        /* Nothing runs on the old cache now: checked launches run one at a time and
+         * are waited for. A new cache starts empty, its epochs anew. */
+        if (rt->cache && d->mem_free(rt->cache) == CUDA_SUCCESS)
+            rt->shadow_bytes -= sc_shadow_cache_bytes(rt->cache_bits);
+        rt->cache = fresh;
+        rt->cache_bits = bits;
+        rt->cache_epoch = 0;
+        sc_vlog("scord: metadata cache of %llu MiB for %llu MiB of allocations\n",
+                mib(sc_shadow_cache_bytes(bits)), mib(rt->cached_bytes));
+    }
+    if (!rt->cache_warned) {
+        rt->cache_warned = true;
+        if (!rt->cache)
+            sc_log("scord: the device cannot give the metadata cache: accesses to %llu MiB "
+                   "of allocations are not checked\n",
+                   mib(rt->cached_bytes));
+        else if (rt->shadow_mode == SC_SHADOW_MODE_FULL)
+            sc_log("scord: device memory is short: %llu MiB of allocations checked through "
+                   "the metadata cache; races may be missed\n",
+                   mib(rt->cached_bytes));
+    }
+    if (!rt->cache)
+        return true;
+    if (rt->cache_epoch == SC_SHADOW_CACHE_EPOCHS) {
+        /* The tags' epochs would repeat: an entry of a launch this many launches ago
+         * must not read as this launch's. */
+        if (d->memset_d8(rt->cache, 0, sc_shadow_cache_bytes(rt->cache_bits)) != CUDA_SUCCESS)
+            return false;
+        rt->cache_epoch = 0;
+    }
+    rt->cache_epoch++;
     return true;
 }
 
@@ -274,7 +374,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
          ensure(&d, &rt->split_pool, &rt->split_bytes, (size_t)SPLIT_CAP * 8 * sizeof(uint64_t));
     if (ok)
         step = "resetting the shadow";
-    ok = ok && clear_dirty_chunks(&d) &&
+    ok = ok && clear_dirty_chunks(&d) && prepare_cache(&d) &&
          d.memset_d8(rt->bitmap, 0, rt->sm_ids * sizeof(uint32_t)) == CUDA_SUCCESS &&
          d.memset_d8(rt->records, 0, rt->records_cap * sizeof(ScDevRecord)) == CUDA_SUCCESS &&
          d.htod(var, &rt->launch, sizeof(uint64_t)) == CUDA_SUCCESS;
@@ -295,6 +395,9 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         .split_cap = SPLIT_CAP,
         .warp_clocks = rt->warp_clocks,
         .split_pool = rt->split_pool,
+        .cache_epoch = rt->cache_epoch,
+        .cache = rt->cache,
+        .cache_bits = rt->cache_bits,
     };
     ok = ok && d.htod(rt->launch, &desc, sizeof desc) == CUDA_SUCCESS;
     pthread_mutex_unlock(&sc_ctx.lock);

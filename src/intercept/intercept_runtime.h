@@ -6,6 +6,9 @@
 #include <cuda.h>
 
 #include "common/sc_defs.h"
+#include "devrt/devrt_policy.h"
+
+typedef struct ScOptions ScOptions;
 
 /* Device memory scord holds for one context. Guarded by the context lock. */
 typedef struct ScRuntime {
@@ -26,7 +29,14 @@ typedef struct ScRuntime {
     size_t split_bytes;
     uint32_t launch_tag;
     uint64_t shadow_bytes;    /* all device memory scord holds for shadow and state */
-    unsigned long shadow_failures;
+    ScShadowMode shadow_mode; /* the shadow option */
+    uint32_t cache_mb;        /* the cache_mb option: 0 sizes the cache by what it serves */
+    bool fault_shadow_oom;    /* SCORD_FAULT=shadow_oom: no allocation gets full shadow */
+    uint64_t cached_bytes;    /* chunks (64 KiB each) mapped to the metadata cache */
+    CUdeviceptr cache;        /* ScDevCacheEntry[1 << cache_bits]; 0 until first needed */
+    uint32_t cache_bits;
+    uint32_t cache_epoch;     /* the last launch's epoch in the cache's tags */
+    bool cache_warned;        /* the warning about cached allocations was given */
 } ScRuntime;
 
 /* One launch of scord's code, between sc_rt_launch_begin and sc_rt_launch_end. */
@@ -52,9 +62,14 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
 bool sc_rt_graph_begin(void);
 void sc_rt_graph_end(CUresult launch_result, CUstream stream);
 
+/* Takes the shadow and cache_mb options (called once, before any allocation). */
+void sc_rt_configure(const ScOptions *o);
+
 /* Gives [base, base + size) global-memory shadow. Called with the context lock
- * held, after the program's allocation succeeded; false (and a warning, once)
- * when the device cannot give the shadow: that memory is then unchecked. */
+ * held, after the program's allocation succeeded. Full shadow while the device keeps
+ * its headroom (devrt_policy.h), else the chunks go through the metadata cache, which
+ * the next launch allocates or grows; false when not even the chunk tables can be
+ * had: that memory is then unchecked. */
 bool sc_rt_track_alloc(uint64_t base, uint64_t size);
 
 #endif
