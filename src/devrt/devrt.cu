@@ -340,6 +340,7 @@ extern "C" __device__ void __scord_entry(uint32_t kernel)
     ScDevThread *th = thread_state(l, slot);
     th->bar_epoch = 0;
     th->warp_epoch = SC_DEV_ROW_STALE;
+    th->rmw_word = 0;
 }
 
 /* ---- the block clock ------------------------------------------------------- */
@@ -726,6 +727,7 @@ static __device__ __forceinline__ uint64_t *chunk_word(uint64_t chunk, uint64_t 
 /* What every check of one access shares. */
 typedef struct Access {
     ScDevLaunch *l;
+    uint32_t slot;
     ScRulesAccess rules;
     RecSide cur;       /* site, info with the space resolved, block, thread */
     bool shared;
@@ -762,7 +764,7 @@ static __device__ __forceinline__ uint32_t abi_scope(uint32_t scope)
  * access and the site word describes that accessor; otherwise its site is
  * SC_DEV_SITE_NONE (a summarized access of a thread the word does not name). */
 static __device__ void report(const Access *a, const ScRulesAccess *r, const ScRulesVerdict *v,
-                              uint64_t old, uint32_t byte)
+                              uint64_t old, uint32_t byte, const uint64_t *word)
 {
     int cause = report_cause((ScRulesCause)v->cause);
     if (cause < 0)
@@ -778,6 +780,33 @@ static __device__ void report(const Access *a, const ScRulesAccess *r, const ScR
         prev.block = sc_rules_site_blk(r->hint, old);
     }
     record_race(a->l, (uint32_t)cause, a->base + byte, &a->cur, &prev);
+    if (word && r->cls == SC_RULES_CLS_READ && v->result == SC_RULES_RACE &&
+        v->prev_cls != SC_RULES_CLS_READ && v->prev_cls != SC_RULES_CLS_SREAD) {
+        ScDevThread *th = thread_state(a->l, a->slot);
+        th->rmw_word = (uint64_t)word;
+        th->rmw_clock = (uint32_t)r->bar_own << 16 | r->sync_now;
+        th->rmw_cause = (uint32_t)cause;
+        th->rmw_prev[0] = prev.site;
+        th->rmw_prev[1] = prev.info;
+        th->rmw_prev[2] = prev.block;
+        th->rmw_prev[3] = prev.thread;
+    }
+}
+
+/* A weak write to the word whose read by this thread raced with a write, at the same
+ * clocks: nothing ordered the other write before this one either, but the word's
+ * history restarted at the read and no longer holds it. Reported as its own pair
+ * (the write/write half of a racing read-modify-write). */
+static __device__ void rmw_follow_up(const Access *a, const ScRulesAccess *r, const uint64_t *word)
+{
+    ScDevThread *th = thread_state(a->l, a->slot);
+    if (th->rmw_word != (uint64_t)word)
+        return;
+    th->rmw_word = 0;
+    if (th->rmw_clock != ((uint32_t)r->bar_own << 16 | r->sync_now))
+        return;
+    RecSide prev = {th->rmw_prev[0], th->rmw_prev[1], th->rmw_prev[2], th->rmw_prev[3]};
+    record_race(a->l, th->rmw_cause, a->base + lowest_lane(r->mask), &a->cur, &prev);
 }
 
 static __device__ __forceinline__ uint64_t load_shadow(const Access *a, const uint64_t *p)
@@ -788,13 +817,14 @@ static __device__ __forceinline__ uint64_t load_shadow(const Access *a, const ui
 /* After a successful swap of `old` for `next`: the site word names this access if it
  * is now the recorder, and the report says what it met at `byte` of the word. */
 static __device__ void finish(const Access *a, const ScRulesAccess *r, const ScRulesVerdict *v,
-                              uint64_t old, uint64_t next, uint64_t *site_word, uint32_t byte)
+                              uint64_t old, uint64_t next, uint64_t *site_word, uint32_t byte,
+                              const uint64_t *word)
 {
     if (sc_rules_records(next, r))
         *site_word = sc_rules_site_pack(a->cur.site, r, SC_ABI_INFO_SEM(a->cur.info),
                                         SC_ABI_INFO_SIZE(a->cur.info));
     if (v->result == SC_RULES_RACE || v->result == SC_RULES_WARN)
-        report(a, r, v, old, byte);
+        report(a, r, v, old, byte, word);
 }
 
 /* The fast path leaves the word as it is when the recorder repeats an access of the
@@ -835,7 +865,7 @@ static __device__ void check_cells(const Access *a, ScRulesAccess *r, uint64_t m
             }
             uint64_t seen = atomicCAS(cell, old, next);
             if (seen == old) {
-                finish(a, r, &v, old, next, &cells[4 + byte], byte);
+                finish(a, r, &v, old, next, &cells[4 + byte], byte, 0);
                 break;
             }
             old = seen;
@@ -893,7 +923,9 @@ static __device__ void check_word(const Access *a, uint64_t *word, uint64_t *sit
         }
         uint64_t seen = atomicCAS((unsigned long long *)word, old, next);
         if (seen == old) {
-            finish(a, &r, &v, old, next, site_word, lowest_lane(r.mask));
+            finish(a, &r, &v, old, next, site_word, lowest_lane(r.mask), word);
+            if (r.cls == SC_RULES_CLS_WRITE)
+                rmw_follow_up(a, &r, word);
             return;
         }
         old = seen;
@@ -1024,6 +1056,7 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     }
     Access a;
     a.l = l;
+    a.slot = slot;
     a.shared = space == SC_ABI_SPACE_SHARED;
     uint64_t *words;
     uint64_t chunk = 0; /* global: the chunk-table entry of the word being checked */

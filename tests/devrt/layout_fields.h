@@ -21,6 +21,10 @@
     SIZE(ScDevThread)                                                                          \
     FIELD(ScDevThread, bar_epoch)                                                              \
     FIELD(ScDevThread, warp_epoch)                                                             \
+    FIELD(ScDevThread, rmw_word)                                                               \
+    FIELD(ScDevThread, rmw_clock)                                                              \
+    FIELD(ScDevThread, rmw_cause)                                                              \
+    FIELD(ScDevThread, rmw_prev)                                                               \
     SIZE(ScDevBlock)                                                                           \
     FIELD(ScDevBlock, live_threads)                                                            \
     FIELD(ScDevBlock, slot_bit)                                                                \
