@@ -758,6 +758,14 @@ static __device__ __forceinline__ uint32_t abi_scope(uint32_t scope)
     return SC_ABI_SCOPE_NONE;
 }
 
+/* The word of an access as the read-modify-write follow-up names it: by address (and
+ * space), not by its shadow word, which a metadata cache entry shares among many
+ * words. Never 0. */
+static __device__ __forceinline__ uint64_t rmw_key(const Access *a)
+{
+    return a->base << 1 | (a->shared ? 1u : 0u);
+}
+
 /* Reports a race or warning the rules found against the recorded history `old` of a
  * word or cell, whose site word the rules saw as r->hint. The previous side names an
  * instruction only when the rules say their partner is the recorded accessor's own
@@ -783,7 +791,7 @@ static __device__ void report(const Access *a, const ScRulesAccess *r, const ScR
     if (word && r->cls == SC_RULES_CLS_READ && v->result == SC_RULES_RACE &&
         v->prev_cls != SC_RULES_CLS_READ && v->prev_cls != SC_RULES_CLS_SREAD) {
         ScDevThread *th = thread_state(a->l, a->slot);
-        th->rmw_word = (uint64_t)word;
+        th->rmw_word = rmw_key(a);
         th->rmw_clock = (uint32_t)r->bar_own << 16 | r->sync_now;
         th->rmw_cause = (uint32_t)cause;
         th->rmw_prev[0] = prev.site;
@@ -797,10 +805,10 @@ static __device__ void report(const Access *a, const ScRulesAccess *r, const ScR
  * clocks: nothing ordered the other write before this one either, but the word's
  * history restarted at the read and no longer holds it. Reported as its own pair
  * (the write/write half of a racing read-modify-write). */
-static __device__ void rmw_follow_up(const Access *a, const ScRulesAccess *r, const uint64_t *word)
+static __device__ void rmw_follow_up(const Access *a, const ScRulesAccess *r)
 {
     ScDevThread *th = thread_state(a->l, a->slot);
-    if (th->rmw_word != (uint64_t)word)
+    if (th->rmw_word != rmw_key(a))
         return;
     th->rmw_word = 0;
     if (th->rmw_clock != ((uint32_t)r->bar_own << 16 | r->sync_now))
@@ -925,7 +933,7 @@ static __device__ void check_word(const Access *a, uint64_t *word, uint64_t *sit
         if (seen == old) {
             finish(a, &r, &v, old, next, site_word, lowest_lane(r.mask), word);
             if (r.cls == SC_RULES_CLS_WRITE)
-                rmw_follow_up(a, &r, word);
+                rmw_follow_up(a, &r);
             return;
         }
         old = seen;

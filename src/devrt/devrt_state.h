@@ -117,10 +117,11 @@ typedef struct ScDevThread {
     uint32_t bar_epoch;  /* block-wide barrier instances this thread has arrived at */
     uint32_t warp_epoch; /* SC_DEV_ROW_STALE while this lane's row of its warp clock reads
                             as the clock's floor (no partial __syncwarp since a full one) */
-    /* The last weak read of this thread that raced with a write: the shadow word, the
-     * thread's clocks then (bar << 16 | sync), the cause and the writer's side (site,
-     * info, block, thread), so that its write of the same word at the same clocks is
-     * reported against that writer too (the word's history restarted at the read). */
+    /* The last weak read of this thread that raced with a write: its word (address << 1
+     * | shared, not its shadow word, which a cache entry shares), the thread's clocks
+     * then (bar << 16 | sync), the cause and the writer's side (site, info, block,
+     * thread), so that its write of the same word at the same clocks is reported
+     * against that writer too (the word's history restarted at the read). */
     uint64_t rmw_word;
     uint32_t rmw_clock, rmw_cause;
     uint32_t rmw_prev[4];
