@@ -20,12 +20,17 @@
 
 /* The options of every link session scord runs. The cache key hashes this list,
  * so entries compiled with other options can never be hit. Level 4 is the JIT's
- * default, written out to be part of the key. */
+ * default, written out to be part of the key. Threads per block 1024: the checks
+ * add registers, and a kernel the program launches with 512 or 1024 threads per
+ * block would otherwise fail with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (seen on an
+ * H100 with a tiled SGEMM, a scan and a stencil); this caps registers so that any
+ * block size the original allowed still launches, spilling where it must. */
 static const struct {
     CUjit_option option;
     uintptr_t value;
 } jit_settings[] = {
     {CU_JIT_OPTIMIZATION_LEVEL, 4},
+    {CU_JIT_THREADS_PER_BLOCK, 1024},
 };
 
 typedef struct CompileDriver {
