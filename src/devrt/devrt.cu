@@ -704,8 +704,10 @@ static __device__ __forceinline__ uint64_t global_chunk(const ScDevLaunch *l, ui
         return 0;
     uint64_t *entry = (uint64_t *)table +
                       ((addr >> SC_SHADOW_CHUNK_SHIFT) & ((1u << SC_SHADOW_CHUNK_BITS) - 1));
-    /* A plain load: a stale copy only costs one more atomicOr. */
-    uint64_t chunk = *entry;
+    /* Coherent: a plain load may be served from the SM's L1 copy, which never sees
+     * the dirty bit, and then every access of the launch would do the atomicOr, all
+     * of them on the few entries of the chunks a kernel uses. */
+    uint64_t chunk = load_gpu64(entry);
     if (chunk && !(chunk & SC_SHADOW_DIRTY))
         atomicOr((unsigned long long *)entry, (unsigned long long)SC_SHADOW_DIRTY);
     return chunk;
