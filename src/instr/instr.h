@@ -58,6 +58,19 @@ typedef struct ScInstrFrame {
     const char *function;
 } ScInstrFrame;
 
+/* One control dependence of a site: the site runs only when a conditional
+ * branch that lanes of a warp may take differently leaves through one of its
+ * successor edges (docs/instrumentation.md). */
+typedef struct ScInstrControlDep {
+    uint32_t branch; /* the branch instruction's index among the module's instructions, as parsed */
+    /* Which edge: the branch's targets in order (bra: 0 is its label; brx.idx:
+     * the position in its .branchtargets list; a guarded ret, exit or trap: 0
+     * leaves), then the fall-through of a guarded branch. */
+    uint32_t arm;
+} ScInstrControlDep;
+/* The nearest dependences are kept, so an outer branch beyond this many is lost. */
+#define SC_INSTR_MAX_CONTROL_DEPS 16
+
 typedef struct ScInstrSite {
     ScInstrSiteKind kind;
     ScInstrUnchecked unchecked; /* SC_INSTR_UNCHECKED_NONE unless kind is UNCHECKED */
@@ -71,6 +84,14 @@ typedef struct ScInstrSite {
     uint32_t info;
     const ScInstrFrame *frames; /* innermost first; n_frames is 0 when no .loc governs it */
     uint32_t n_frames;
+    /* The id of the first site of the same function: equal for the sites of
+     * one function and, like site ids, different for any two functions. */
+    uint32_t function_id;
+    /* Sorted by branch, then arm; n_deps is 0 outside every divergent branch,
+     * and for every site of a function whose control flow is not understood
+     * (a branch target that does not resolve, an endless loop). */
+    const ScInstrControlDep *deps;
+    uint32_t n_deps;
 } ScInstrSite;
 
 typedef struct ScInstrKernel {

@@ -95,6 +95,22 @@ typedef struct ScInstrPlan {
     uint32_t n_funcs;
 } ScInstrPlan;
 
+/* ---- instr_cfg.c ---- */
+
+/* One function's control-flow graph and control dependences. */
+typedef struct ScInstrCfg ScInstrCfg;
+
+/* Analyzes f, numbering its instructions from *instr_base (advanced past
+ * them) to name its branches. A function whose control flow is not understood
+ * still gets a graph, whose sites have no dependences. False (err set) only
+ * when out of memory. */
+bool sc_instr_cfg_new(const ScPtxFunc *f, uint32_t *instr_base, ScInstrCfg **out, ScErr *err);
+/* The dependences of an instruction of the function, sorted by branch then
+ * arm, copied into arena once per block; false (err set) when out of memory. */
+bool sc_instr_cfg_deps(ScInstrCfg *cfg, const ScPtxStmt *stmt, ScArena *arena, const ScInstrControlDep **deps,
+                       uint32_t *n, ScErr *err);
+void sc_instr_cfg_free(ScInstrCfg *cfg);
+
 /* ---- instr_site.c ---- */
 
 /* Strings copied into the result's arena once, by key: .debug_str labels
@@ -118,6 +134,8 @@ typedef struct ScInstrSites {
     uint32_t last_n_frames;
     const ScPtxFunc *last_func;
     const char *last_func_name;
+    uint32_t last_func_id;
+    ScInstrCfg *cfg;       /* the control flow of the function being planned */
     ScInstrCache functions, files;
     ScBuf tmp;
 } ScInstrSites;

@@ -710,6 +710,7 @@ bool sc_instr_plan(ScPtxModule *m, ScInstrSites *sites, ScInstrPlan *plan, ScErr
         return sc_err_set(err, "out of memory");
     Planner p = {.m = m, .sites = sites, .err = err};
     bool ok = true;
+    uint32_t instr_base = 0;
     for (ScPtxItem *it = m->first; it && ok; it = it->next) {
         if (it->kind != SC_PTX_ITEM_FUNC || !it->u.func->has_body)
             continue;
@@ -721,7 +722,10 @@ bool sc_instr_plan(ScPtxModule *m, ScInstrSites *sites, ScInstrPlan *plan, ScErr
             p.fp->kernel = (int32_t)sites->res->n_kernels;
             ok = sc_instr_add_kernel(sites, f->name, err);
         }
-        ok = ok && plan_func(&p, f);
+        /* Before any edit: the branches are the program's own. */
+        ok = ok && sc_instr_cfg_new(f, &instr_base, &sites->cfg, err) && plan_func(&p, f);
+        sc_instr_cfg_free(sites->cfg);
+        sites->cfg = NULL;
     }
     free(p.regs);
     free(p.marks);

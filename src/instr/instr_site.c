@@ -150,8 +150,12 @@ bool sc_instr_add_site(ScInstrSites *st, ScInstrSiteKind kind, ScInstrUnchecked 
         if (!(st->last_func_name = copy_str(res, stmt->func->name, err)))
             return false;
         st->last_func = stmt->func;
+        st->last_func_id = s->id;
     }
     s->function = st->last_func_name;
+    s->function_id = st->last_func_id;
+    if (st->cfg && !sc_instr_cfg_deps(st->cfg, stmt, &res->arena, &s->deps, &s->n_deps, err))
+        return false;
     st->tmp.len = 0;
     sc_ptx_print_stmt(stmt, &st->tmp);
     if (st->tmp.oom)

@@ -1,2 +1,2 @@
-UNIT_TESTS += test_common
+UNIT_TESTS += test_common test_instr_cfg
 UNIT_TESTS += test_cache
