@@ -92,12 +92,24 @@ typedef struct ScReportFrame {
     uint32_t line, column;
 } ScReportFrame;
 
-/* What the instrumenter knows about a site. Strings are copied. */
+/* A control dependence of a site: it runs only when a divergent conditional
+ * branch of its function leaves through successor edge `arm`. */
+typedef struct ScReportControlDep {
+    uint32_t branch; /* names the branch within the function */
+    uint32_t arm;
+} ScReportControlDep;
+
+/* What the instrumenter knows about a site. Strings and dependences are copied. */
 typedef struct ScReportSite {
     const char *ptx_function; /* mangled name of the .entry or .func holding it */
     uint32_t ptx_line;        /* line in the module's PTX as scord loaded it */
     const ScReportFrame *frames; /* innermost first; n_frames = 0 when there is no .loc */
     size_t n_frames;
+    /* Equal for the sites of one PTX function, different for any two functions
+     * of the process: dependences compare only within one function. */
+    uint32_t function_id;
+    const ScReportControlDep *deps; /* any order */
+    size_t n_deps;
 } ScReportSite;
 
 /* A __shared__ variable of the launched kernel. size 0: an extern (dynamic)
@@ -167,7 +179,9 @@ bool sc_report_add_suppressions(ScReport *r, const char *text, size_t len, const
 bool sc_report_load_suppressions(ScReport *r, const char *path, ScErr *err);
 
 /* Takes the records of one completed launch (n may be 0: every launch counts) and
- * the number of records the device could not deliver. Records fold into the race
+ * the number of records the device could not deliver. A missing_syncwarp record
+ * whose two sites lie on opposite arms of one branch (some branch both depend on,
+ * through no common arm) becomes divergent_branch. Records fold into the race
  * of their unordered site pair and cause; a new race is resolved now (sites,
  * shared symbol, allocation) and, if reported and within print_limit, its text
  * block is appended to text (NULL: print nothing). False (err says why) only when

@@ -22,6 +22,9 @@ typedef struct ScReportSiteInfo {
     const ScReportFrameInfo *frames; /* n_frames >= 1 when known: frames[0] is the
                                         instruction (file NULL without .loc) */
     size_t n_frames;
+    uint32_t function_id;
+    const ScReportControlDep *deps;  /* sorted by branch, then arm, no duplicates */
+    size_t n_deps;
 } ScReportSiteInfo;
 
 typedef enum ScReportRaceState {

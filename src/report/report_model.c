@@ -382,6 +382,36 @@ static bool oom(ScErr *err)
     return sc_err_set(err, "scord: out of memory while recording races");
 }
 
+static bool dep_less(const ScReportControlDep *a, const ScReportControlDep *b)
+{
+    return a->branch < b->branch || (a->branch == b->branch && a->arm < b->arm);
+}
+
+/* The site's dependences, sorted and without duplicates so that two sites
+ * compare in one merge; lists are short (the instrumenter keeps at most 16). */
+static bool copy_deps(ScReport *r, const ScReportSite *site, ScReportSiteInfo *info)
+{
+    if (!site->n_deps)
+        return true;
+    ScReportControlDep *v = sc_arena_alloc(&r->arena, site->n_deps * sizeof *v);
+    if (!v)
+        return false;
+    size_t n = 0;
+    for (size_t i = 0; i < site->n_deps; i++) {
+        size_t j = n;
+        while (j > 0 && dep_less(&site->deps[i], &v[j - 1]))
+            j--;
+        if (j > 0 && !dep_less(&v[j - 1], &site->deps[i]))
+            continue; /* already there */
+        memmove(&v[j + 1], &v[j], (n - j) * sizeof *v);
+        v[j] = site->deps[i];
+        n++;
+    }
+    info->deps = v;
+    info->n_deps = n;
+    return true;
+}
+
 bool sc_report_add_site(ScReport *r, uint32_t id, const ScReportSite *site, ScErr *err)
 {
     ScReportSiteInfo info = {.id = id, .known = true, .ptx_line = site->ptx_line};
@@ -411,6 +441,9 @@ bool sc_report_add_site(ScReport *r, uint32_t id, const ScReportSite *site, ScEr
     }
     info.frames = frames;
     info.n_frames = n;
+    info.function_id = site->function_id;
+    if (!copy_deps(r, site, &info))
+        return oom(err);
 
     const ScReportSiteInfo *old = find_site(r, id);
     if (old) {
@@ -469,6 +502,57 @@ static bool record_ok(const ScRaceRecord *rec)
     if (bd != (rec->space == SC_RACE_SPACE_NONE))
         return false;
     return access_ok(&rec->cur, bd, false) && access_ok(&rec->prev, bd, true);
+}
+
+/* Whether some branch has both sites on its arms and no arm in common: the
+ * accesses lie on opposite paths of it (DESIGN.md, divergent-branch races). */
+static bool opposite_arms(const ScReportSiteInfo *a, const ScReportSiteInfo *b)
+{
+    if (a->function_id != b->function_id)
+        return false;
+    size_t i = 0, j = 0;
+    while (i < a->n_deps && j < b->n_deps) {
+        uint32_t branch = a->deps[i].branch;
+        if (branch != b->deps[j].branch) {
+            if (branch < b->deps[j].branch)
+                i++;
+            else
+                j++;
+            continue;
+        }
+        bool common = false;
+        while (i < a->n_deps && a->deps[i].branch == branch && j < b->n_deps && b->deps[j].branch == branch) {
+            if (a->deps[i].arm == b->deps[j].arm) {
+                common = true;
+                i++;
+                j++;
+            } else if (a->deps[i].arm < b->deps[j].arm) {
+                i++;
+            } else {
+                j++;
+            }
+        }
+        if (!common)
+            return true;
+        while (i < a->n_deps && a->deps[i].branch == branch)
+            i++;
+        while (j < b->n_deps && b->deps[j].branch == branch)
+            j++;
+    }
+    return false;
+}
+
+/* The device calls every unordered same-warp pair missing_syncwarp; only the
+ * host knows the branches, so it names the divergent-branch ones. A previous
+ * side the device could not name (SC_REPORT_SITE_NONE) is never registered and
+ * keeps the record as it is. */
+static void refine_cause(const ScReport *r, ScRaceRecord *rec)
+{
+    if (rec->cause != SC_CAUSE_MISSING_SYNCWARP)
+        return;
+    const ScReportSiteInfo *cur = find_site(r, rec->cur.site), *prev = find_site(r, rec->prev.site);
+    if (cur && prev && opposite_arms(cur, prev))
+        rec->cause = SC_CAUSE_DIVERGENT_BRANCH;
 }
 
 /* The dedup key: the unordered pair of sites and the cause. */
@@ -628,11 +712,13 @@ bool sc_report_add_launch(ScReport *r, const ScReportLaunch *launch, const ScRac
     size_t first_new = r->n_races;
     bool with_races = false;
     for (size_t i = 0; i < n; i++) {
-        const ScRaceRecord *rec = &recs[i];
-        if (!record_ok(rec)) {
+        if (!record_ok(&recs[i])) {
             r->counts.dropped = add_sat(r->counts.dropped, 1);
             continue;
         }
+        ScRaceRecord refined = recs[i];
+        refine_cause(r, &refined);
+        const ScRaceRecord *rec = &refined;
         if ((r->n_races + 1) * 2 > r->cap_race_slots && !grow_race_slots(r))
             return oom(err);
         size_t *slot = race_slot(r, rec);
