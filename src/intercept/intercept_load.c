@@ -152,7 +152,12 @@ static bool add_sites(const ScInstrResult *res, ScErr *err)
         for (uint32_t f = 0; f < n; f++)
             frames[f] = (ScReportFrame){s->frames[f].function, s->frames[f].path,
                                         s->frames[f].line, s->frames[f].col};
-        ScReportSite site = {s->function, s->ptx_line, frames, n};
+        ScReportControlDep deps[SC_INSTR_MAX_CONTROL_DEPS];
+        for (uint32_t d = 0; d < s->n_deps; d++)
+            deps[d] = (ScReportControlDep){s->deps[d].branch, s->deps[d].arm};
+        ScReportSite site = {.ptx_function = s->function, .ptx_line = s->ptx_line,
+                             .frames = frames, .n_frames = n, .function_id = s->function_id,
+                             .deps = deps, .n_deps = s->n_deps};
         if (!sc_report_add_site(sc_ctx.report, s->id, &site, err))
             return false;
     }
