@@ -28,7 +28,7 @@ race-suite: $(addprefix $(RS_OUT)/,$(RS_PROGS))
 
 # A program whose header says `SCORD-REQUIRES: sm_XX` is built for that architecture;
 # every other one for nvcc's default, so its PTX is JIT-compiled on the GPU.
-$(RS_OUT)/%: $(RS_SRC)/%.cu $(RS_SRC)/rs_common.h
+$(RS_OUT)/%: $(RS_SRC)/%.cu $(RS_SRC)/rs_common.h $(RS_SRC)/rs_sync.h
 	@mkdir -p $(@D)
 	$(NVCC) $(RS_NVCCFLAGS) $$(sed -n 's|^// SCORD-REQUIRES: *\(sm_[0-9a-z]*\).*|-arch=\1|p' $<) \
 	  $(RS_FLAGS_$*) -o $@ $< $(RS_LIBS_$*)
@@ -38,7 +38,7 @@ $(RS_OUT)/%: $(RS_SRC)/%.cu $(RS_SRC)/rs_common.h
 .PHONY: race-suite-ptx
 race-suite-ptx: $(addprefix $(RS_OUT)/ptx/,$(addsuffix .ptx,$(RS_PROGS)))
 
-$(RS_OUT)/ptx/%.ptx: $(RS_SRC)/%.cu $(RS_SRC)/rs_common.h
+$(RS_OUT)/ptx/%.ptx: $(RS_SRC)/%.cu $(RS_SRC)/rs_common.h $(RS_SRC)/rs_sync.h
 	@mkdir -p $(@D)
 	$(NVCC) $(RS_NVCCFLAGS) $$(sed -n 's|^// SCORD-REQUIRES: *\(sm_[0-9a-z]*\).*|-arch=\1|p' $<) \
 	  -ptx -o $@ $<
