@@ -26,6 +26,9 @@ enum {
  * changing means threads of the block disagree on barrier counts, which the arrival
  * masks report anyway. */
 #define SITE_TRIES 4
+/* Reads of a lagging site word before a report names no previous instruction: the
+ * recorder's store follows its compare-and-swap by a few instructions. */
+#define SITE_CATCH_UP_TRIES 256
 #define BARRIER_IDS 16u
 #define SPLIT_GROUP 8u /* uint64_t per split word in the pool: 4 cells, 4 site words */
 /* ScDevBlock.bar_state above the clock's now: every entry of the clock equals now;
@@ -768,13 +771,36 @@ static __device__ __forceinline__ uint64_t rmw_key(const Access *a)
     return a->base << 1 | (a->shared ? 1u : 0u);
 }
 
+static __device__ __forceinline__ uint64_t load_shadow(const Access *a, const uint64_t *p)
+{
+    return a->shared ? load_cta64(p) : load_gpu64(p);
+}
+
+/* The recorder stores its site word just after its CAS, so the site word read with a
+ * word may not describe the word's recorder yet (another thread's, or none), or may
+ * still name the recorder's previous access, of another class than wanted (its read,
+ * when the partner is the write of its `+=`). Rereads it a bounded number of times
+ * until it describes the recorder's access of class `cls` (any class when cls < 0);
+ * the caller names no instruction rather than the wrong one if it never does. */
+static __device__ uint64_t catch_up_site(const Access *a, const uint64_t *site_word, uint64_t site,
+                                         uint64_t old, int cls)
+{
+    for (int i = 0; i < SITE_CATCH_UP_TRIES; i++) {
+        if (sc_rules_site_matches(site, old) && (cls < 0 || (int)sc_rules_site_cls(site) == cls))
+            break;
+        site = load_shadow(a, site_word);
+    }
+    return site;
+}
+
 /* Reports a race or warning the rules found against the recorded history `old` of a
  * word or cell, whose site word the rules saw as r->hint. The previous side names an
  * instruction only when the rules say their partner is the recorded accessor's own
  * access and the site word describes that accessor; otherwise its site is
  * SC_DEV_SITE_NONE (a summarized access of a thread the word does not name). */
 static __device__ void report(const Access *a, const ScRulesAccess *r, const ScRulesVerdict *v,
-                              uint64_t old, uint32_t byte, const uint64_t *word)
+                              uint64_t old, uint32_t byte, const uint64_t *site_word,
+                              const uint64_t *word)
 {
     int cause = report_cause((ScRulesCause)v->cause);
     if (cause < 0)
@@ -782,12 +808,13 @@ static __device__ void report(const Access *a, const ScRulesAccess *r, const ScR
     uint32_t space = SC_ABI_INFO_SPACE(a->cur.info);
     RecSide prev = {SC_DEV_SITE_NONE, SC_ABI_INFO(0, abi_kind(v->prev_cls), 0, 0, space),
                     v->prev_blk, v->prev_tid};
-    if (v->prev_exact && sc_rules_site_matches(r->hint, old)) {
-        prev.site = sc_rules_site_id(r->hint);
-        prev.info = SC_ABI_INFO(sc_rules_site_size(r->hint), abi_kind(sc_rules_site_cls(r->hint)),
-                                sc_rules_site_sem(r->hint),
-                                abi_scope(sc_rules_site_scope(r->hint)), space);
-        prev.block = sc_rules_site_blk(r->hint, old);
+    uint64_t hint = v->prev_exact ? catch_up_site(a, site_word, r->hint, old, v->prev_cls) : 0;
+    if (v->prev_exact && sc_rules_site_matches(hint, old) && sc_rules_site_cls(hint) == v->prev_cls) {
+        prev.site = sc_rules_site_id(hint);
+        prev.info = SC_ABI_INFO(sc_rules_site_size(hint), abi_kind(sc_rules_site_cls(hint)),
+                                sc_rules_site_sem(hint), abi_scope(sc_rules_site_scope(hint)),
+                                space);
+        prev.block = sc_rules_site_blk(hint, old);
     }
     record_race(a->l, (uint32_t)cause, a->base + byte, &a->cur, &prev);
     if (word && r->cls == SC_RULES_CLS_READ && v->result == SC_RULES_RACE &&
@@ -819,11 +846,6 @@ static __device__ void rmw_follow_up(const Access *a, const ScRulesAccess *r)
     record_race(a->l, th->rmw_cause, a->base + lowest_lane(r->mask), &a->cur, &prev);
 }
 
-static __device__ __forceinline__ uint64_t load_shadow(const Access *a, const uint64_t *p)
-{
-    return a->shared ? load_cta64(p) : load_gpu64(p);
-}
-
 /* After a successful swap of `old` for `next`: the site word names this access if it
  * is now the recorder, and the report says what it met at `byte` of the word. */
 static __device__ void finish(const Access *a, const ScRulesAccess *r, const ScRulesVerdict *v,
@@ -834,7 +856,7 @@ static __device__ void finish(const Access *a, const ScRulesAccess *r, const ScR
         *site_word = sc_rules_site_pack(a->cur.site, r, SC_ABI_INFO_SEM(a->cur.info),
                                         SC_ABI_INFO_SIZE(a->cur.info));
     if (v->result == SC_RULES_RACE || v->result == SC_RULES_WARN)
-        report(a, r, v, old, byte, word);
+        report(a, r, v, old, byte, site_word, word);
 }
 
 /* The fast path leaves the word as it is when the recorder repeats an access of the
@@ -887,8 +909,11 @@ static __device__ void check_cells(const Access *a, ScRulesAccess *r, uint64_t m
  * filled from the word, swapped in as a marker. Returns what the word holds after the
  * attempt (the marker, or what another thread put there first); 0 when the pool is
  * empty, the access then counted unchecked. */
-static __device__ uint64_t split_word(const Access *a, uint64_t *word, uint64_t site, uint64_t old)
+static __device__ uint64_t split_word(const Access *a, uint64_t *word, const uint64_t *site_word,
+                                      uint64_t site, uint64_t old)
 {
+    /* The cells keep this site word for good: it must describe the word's recorder. */
+    site = catch_up_site(a, site_word, site, old, -1);
     uint32_t idx = atomicAdd(&a->l->split_used, 1u);
     if (idx >= a->l->split_cap) {
         count_unchecked(a->l);
@@ -921,7 +946,7 @@ static __device__ void check_word(const Access *a, uint64_t *word, uint64_t *sit
         }
         if (res == SC_RULES_SPLIT) {
             if (!sc_rules_is_split(old)) {
-                old = split_word(a, word, r.hint, old);
+                old = split_word(a, word, site_word, r.hint, old);
                 if (!old)
                     return;
             }
@@ -1147,11 +1172,15 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
 /* The lanes that enter together leave together: the checks branch on data (CAS
  * retries, address spaces), and without this the warp could reach the program's next
  * instruction split, which the next call's lane matching would see as lanes of
- * different instructions. The barrier waits only for lanes that are in this call. */
+ * different instructions. The barrier waits only for lanes that are in this call.
+ * Lanes of two divergent paths may run this function together (independent thread
+ * scheduling converges them at the same PC), so the group is narrowed to the lanes of
+ * this call's site before anything branches on what the site is: every lane of a group
+ * then takes the same path through the warp-synchronous steps below. */
 extern "C" __device__ void __scord_access(uint64_t addr, uint32_t info, uint32_t site,
                                           uint64_t value)
 {
-    uint32_t lanes = __activemask();
+    uint32_t lanes = __match_any_sync(__activemask(), site);
     uint32_t slot;
     ScDevLaunch *l = checked_block(&slot);
     if (!l)
