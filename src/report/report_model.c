@@ -481,6 +481,8 @@ bool sc_report_add_unchecked(ScReport *r, const char *kernel, ScErr *err)
     return true;
 }
 
+/* A previous access the device could not name (a summarized one) comes with its kind
+ * but no size: size 0 means unknown there, and only there. */
 static bool access_ok(const ScRaceAccess *a, bool barrier_divergence, bool previous)
 {
     if (a->sem > SC_RACE_SEM_MMIO || a->scope > SC_RACE_SCOPE_SYS)
@@ -488,7 +490,9 @@ static bool access_ok(const ScRaceAccess *a, bool barrier_divergence, bool previ
     if (barrier_divergence) {
         return a->kind == SC_RACE_KIND_BARRIER || (previous && a->kind == SC_RACE_KIND_EXIT);
     }
-    return a->kind <= SC_RACE_KIND_ATOMIC && a->size >= 1 && a->size <= MAX_ACCESS_SIZE;
+    bool unnamed = previous && a->site == SC_REPORT_SITE_NONE;
+    return a->kind <= SC_RACE_KIND_ATOMIC && (a->size >= 1 || unnamed) &&
+           a->size <= MAX_ACCESS_SIZE;
 }
 
 /* Device memory is not ours to trust: a record with a value out of range is

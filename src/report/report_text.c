@@ -52,7 +52,8 @@ void sc_report_text_access(const ScRaceAccess *a, bool previous, bool capital, S
         first = (char)(first - 'a' + 'A');
     sc_buf_append(out, &first, 1);
     sc_buf_puts(out, word + 1);
-    sc_buf_printf(out, " of size %u", (unsigned)a->size);
+    if (a->size)
+        sc_buf_printf(out, " of size %u", (unsigned)a->size);
 
     /* Only what differs from the plain form: weak for ld/st, relaxed for atom. */
     ScRaceSem sem = (ScRaceSem)a->sem;
