@@ -15,7 +15,8 @@
 # Environment: OUT, BUILD (build tree, default build), JOBS (make -j, default 16),
 # DEADLINE (default 560), PASSTHROUGH_BUDGET (default 120), RACE_TIMEOUT (seconds per
 # race-suite run, default 60), BENCH_RESERVE (seconds the races leave for the bench,
-# default 270); docs/testing-gpu.md has the arithmetic.
+# default 270), ONLY (section names to run, default all); docs/testing-gpu.md has the
+# arithmetic.
 set -u -o pipefail
 
 cd "$(dirname "$0")/.." || exit 2
@@ -28,6 +29,9 @@ DEADLINE=${DEADLINE:-560}
 PASSTHROUGH_BUDGET=${PASSTHROUGH_BUDGET:-120}
 RACE_TIMEOUT=${RACE_TIMEOUT:-60}
 BENCH_RESERVE=${BENCH_RESERVE:-270}
+# Sections to run, by name (default all): a run of every section may not fit in one
+# 10-minute command, so the sections can be run in two commands.
+ONLY=${ONLY:-}
 # Kept at the end for the results file, the logs archive and the summary.
 FINISH_S=15
 DATE=$(date -u +%Y-%m-%d)
@@ -106,6 +110,12 @@ run_script_section() {
         echo
         echo "==== section $name: skipped: $script does not exist"
         SKIPPED+=("$name: $script does not exist")
+        return 0
+    fi
+    if [ -n "$ONLY" ] && [[ " $ONLY " != *" $name "* ]]; then
+        echo
+        echo "==== section $name: skipped: not in ONLY ($ONLY)"
+        SKIPPED+=("$name: not in ONLY ($ONLY)")
         return 0
     fi
     run_section "$name" env "$@" bash "$script" "$OUT"
@@ -224,7 +234,8 @@ main() {
     # (issue 4). It leaves the bench its reserve, and the run in flight when its budget
     # ends one RACE_TIMEOUT.
     local bench_reserve=0
-    [ -f scripts/gpu_bench.sh ] && bench_reserve=$BENCH_RESERVE
+    [ -f scripts/gpu_bench.sh ] && { [ -z "$ONLY" ] || [[ " $ONLY " == *" bench "* ]]; } &&
+        bench_reserve=$BENCH_RESERVE
     run_script_section races scripts/gpu_races.sh RACE_TIMEOUT="$RACE_TIMEOUT" \
         RACES_BUDGET="$(seconds_left "$bench_reserve" "$RACE_TIMEOUT")"
 
