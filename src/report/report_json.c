@@ -226,10 +226,10 @@ static void put_access(ScReportJson *j, const char *role, const ScRaceAccess *a,
     key_string(j, "kind", sc_report_kind_name((ScRaceKind)a->kind));
     key_string(j, "sem", sc_report_sem_name((ScRaceSem)a->sem));
     key_string(j, "scope", sc_report_scope_name((ScRaceScope)a->scope));
-    if (a->size)
-        key_u64(j, "size", a->size);
+    if (a->size == 0 && a->kind <= SC_RACE_KIND_ATOMIC)
+        key_null(j, "size"); /* a memory access the device could not name */
     else
-        key_null(j, "size");
+        key_u64(j, "size", a->size);
     const ScReportFrameInfo *f = site->known ? &site->frames[0] : NULL;
     if (f && f->file) {
         key_string(j, "file", f->file);

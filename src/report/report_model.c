@@ -708,6 +708,29 @@ static ScReportRace *new_race(ScReport *r, const ScRaceRecord *rec, const ScRepo
     return race;
 }
 
+static bool unnamed_previous(const ScRaceRecord *rec)
+{
+    return rec->cause != SC_CAUSE_BARRIER_DIVERGENCE && rec->prev.site == SC_REPORT_SITE_NONE;
+}
+
+/* A race whose previous access the device could not name (the shadow word summarized
+ * it) is, as far as scord can tell, one of the races already known at the same
+ * instruction with the same cause and a named partner of the same kind: its
+ * occurrences count there rather than as a race of its own with half a pair. */
+static ScReportRace *named_twin(ScReport *r, const ScRaceRecord *rec)
+{
+    for (size_t i = 0; i < r->n_races; i++) {
+        ScReportRace *race = &r->races[i];
+        const ScRaceRecord *o = &race->rec;
+        if (o->cause != rec->cause || o->space != rec->space || unnamed_previous(o))
+            continue;
+        if ((o->cur.site == rec->cur.site && o->prev.kind == rec->prev.kind) ||
+            (o->prev.site == rec->cur.site && o->cur.kind == rec->prev.kind))
+            return race;
+    }
+    return NULL;
+}
+
 bool sc_report_add_launch(ScReport *r, const ScReportLaunch *launch, const ScRaceRecord *recs,
                           size_t n, uint64_t dropped, ScBuf *text, ScErr *err)
 {
@@ -715,7 +738,12 @@ bool sc_report_add_launch(ScReport *r, const ScReportLaunch *launch, const ScRac
     r->counts.dropped = add_sat(r->counts.dropped, dropped);
     size_t first_new = r->n_races;
     bool with_races = false;
-    for (size_t i = 0; i < n; i++) {
+    /* Records whose previous instruction is named first, so that the others can fold
+     * into them. */
+    for (size_t k = 0; k < 2 * n; k++) {
+        size_t i = k % n;
+        if ((k < n) == unnamed_previous(&recs[i]))
+            continue;
         if (!record_ok(&recs[i])) {
             r->counts.dropped = add_sat(r->counts.dropped, 1);
             continue;
@@ -725,15 +753,17 @@ bool sc_report_add_launch(ScReport *r, const ScReportLaunch *launch, const ScRac
         const ScRaceRecord *rec = &refined;
         if ((r->n_races + 1) * 2 > r->cap_race_slots && !grow_race_slots(r))
             return oom(err);
-        size_t *slot = race_slot(r, rec);
-        ScReportRace *race;
-        if (*slot) {
-            race = &r->races[*slot - 1];
-        } else {
-            race = new_race(r, rec, launch);
-            if (!race)
-                return oom(err);
-            *slot = r->n_races;
+        ScReportRace *race = unnamed_previous(rec) ? named_twin(r, rec) : NULL;
+        if (!race) {
+            size_t *slot = race_slot(r, rec);
+            if (*slot) {
+                race = &r->races[*slot - 1];
+            } else {
+                race = new_race(r, rec, launch);
+                if (!race)
+                    return oom(err);
+                *slot = r->n_races;
+            }
         }
         uint64_t hazards = rec->hazards ? rec->hazards : 1;
         race->hazards = add_sat(race->hazards, hazards);

@@ -278,7 +278,7 @@ static void put_accesses(const ScReportRace *race, ScBuf *out)
     sc_report_text_access(&race->rec.prev, true, true, out);
     sc_buf_puts(out, " by ");
     put_thread(&race->rec.prev, out);
-    sc_buf_puts(out, ":\n");
+    sc_buf_puts(out, race->prev.id == SC_REPORT_SITE_NONE ? " (instruction not recorded)\n" : ":\n");
     put_frames(&race->prev, out);
 }
 

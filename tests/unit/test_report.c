@@ -803,6 +803,47 @@ static void check_cause(const char *expected, ScCause cause, uint32_t cur_site, 
     sc_report_free(r);
 }
 
+/* A previous access the device could not name has size 0 and no site: it folds into
+ * a race at the same instruction with the same cause and a named partner of its kind,
+ * in whichever order the records come; with no such race it is reported on its own,
+ * without a size or frames. */
+TEST(unnamed_previous_access_folds_into_named_twin)
+{
+    ScReport *r = new_report(100, SC_SEVERITY_WARNING);
+    add_site(r, 1, "_Z1kPi", "k.cu", 10);
+    add_site(r, 2, "_Z1kPi", "k.cu", 20);
+    add_site(r, 3, "_Z1kPi", "k.cu", 30);
+    ScRaceRecord recs[4] = {
+        shared_race(SC_CAUSE_MISSING_BARRIER, 2, SC_REPORT_SITE_NONE, 3, 40),
+        shared_race(SC_CAUSE_MISSING_BARRIER, 1, 2, 3, 40),
+        shared_race(SC_CAUSE_MISSING_BARRIER, 3, SC_REPORT_SITE_NONE, 5, 70),
+        shared_race(SC_CAUSE_MISSING_BARRIER, 1, SC_REPORT_SITE_NONE, 3, 40),
+    };
+    recs[0].prev.size = recs[2].prev.size = recs[3].prev.size = 0;
+    recs[0].prev.kind = SC_RACE_KIND_WRITE; /* site 1 wrote, as the named race says */
+    recs[0].hazards = 5;
+    recs[3].prev.kind = SC_RACE_KIND_WRITE; /* no write partner of site 1 is known */
+    ScReportLaunch l = launch_of("_Z1kPi", 1);
+    ScBuf text = {0};
+    ScErr err = {0};
+    CHECK(sc_report_add_launch(r, &l, recs, 4, 0, &text, &err));
+    ScReportCounts c;
+    sc_report_counts(r, &c);
+    CHECK_INT(3, c.races);
+    CHECK_INT(8, c.hazards);
+    CHECK_INT(0, c.dropped);
+    CHECK_CONTAINS(text.data, "[6 hazards]");
+    CHECK_CONTAINS(text.data, "Previous read by thread (70,0,0) in block (0,0,0) (instruction not recorded)\n");
+    CHECK_CONTAINS(text.data, "Previous write by thread (40,0,0) in block (0,0,0) (instruction not recorded)\n");
+    CHECK(!strstr(text.data, "of size 0"));
+    ScBuf json = {0};
+    sc_report_emit_json(r, &json);
+    CHECK_CONTAINS(json.data, "\"size\": null");
+    sc_buf_free(&json);
+    sc_buf_free(&text);
+    sc_report_free(r);
+}
+
 TEST(opposite_arms_make_a_divergent_branch_race)
 {
     const ScReportControlDep taken[] = {{5, 0}}, fall[] = {{5, 1}}, fall_nested[] = {{5, 1}, {9, 0}},
@@ -1463,6 +1504,7 @@ int main(void)
     RUN(suppression_errors_point_at_the_line);
     RUN(suppressions_load_from_a_file);
     RUN(sites_resolve_replace_and_stay_unknown);
+    RUN(unnamed_previous_access_folds_into_named_twin);
     RUN(opposite_arms_make_a_divergent_branch_race);
     RUN(global_addresses_name_their_allocation);
     RUN(golden_reports);
