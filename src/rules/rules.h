@@ -391,16 +391,22 @@ SC_HD static inline uint64_t sc_rules_split_cell(uint64_t word, unsigned byte)
  *        24..26  ScRulesCls       49..52  semantics code of the runtime (opaque)
  *        27..29  ScRulesScope     53..55  log2 of the access size in bytes
  *        30..39  thread index     56..62  the access's clock tag; 63: 1 (valid)
- * The clock tag mixes the access's sync clock and its warp's barrier clock
+ * The clock tag mixes the access's sync clock, its warp's barrier clock and its block
  * (sc_rules_clock_tag), so that a site word left from the same thread's access before a
- * barrier or a __syncwarp does not pass for the recorded one. */
+ * barrier or a __syncwarp, or by the same thread index of another block, does not pass
+ * for the recorded one. */
 #define SC_RULES_SITE_BITS 24
 
-/* 7 bits of (bar, sync): one step of either clock always changes it (19 is odd and
- * below 128), several steps collide with probability about 1/128. */
-SC_HD static inline unsigned sc_rules_clock_tag(unsigned bar, unsigned sync)
+/* 7 bits of (bar, sync, the low 14 bits of the block index): one step of either clock
+ * always changes it (19 is odd and below 128), several steps collide with probability
+ * about 1/128, and so do two blocks (a multiplicative hash of the index): the site word
+ * of the same thread index in another block, at the same clocks, does not pass for
+ * the recorder's (seen on the H100: an atomicAdd_block of block 0 named as the partner
+ * of another block's atomicAdd). */
+SC_HD static inline unsigned sc_rules_clock_tag(unsigned bar, unsigned sync, unsigned blk)
 {
-    return (sync + 19u * bar) & 0x7fu;
+    unsigned blk_hash = ((blk & ((1u << SC_RULES_BLK_BITS) - 1u)) * 0x9e3779b1u) >> 25;
+    return (sync + 19u * bar + blk_hash) & 0x7fu;
 }
 
 SC_HD static inline uint64_t sc_rules_site_pack(uint32_t site, const ScRulesAccess *a,
@@ -413,7 +419,8 @@ SC_HD static inline uint64_t sc_rules_site_pack(uint32_t site, const ScRulesAcce
            ((uint64_t)(a->scope & 7u) << 27) | ((uint64_t)(a->tid & 0x3ffu) << 30) |
            ((uint64_t)((a->blk >> SC_RULES_BLK_BITS) & 0x1ffu) << 40) |
            ((uint64_t)(sem & 0xfu) << 49) | ((uint64_t)lg << 53) |
-           ((uint64_t)sc_rules_clock_tag(a->bar_own, a->sync_now) << 56) | ((uint64_t)1 << 63);
+           ((uint64_t)sc_rules_clock_tag(a->bar_own, a->sync_now, a->blk) << 56) |
+           ((uint64_t)1 << 63);
 }
 
 SC_HD static inline uint32_t sc_rules_site_id(uint64_t site)
@@ -461,10 +468,11 @@ SC_HD static inline int sc_rules_site_matches(uint64_t site, uint64_t word)
 {
     unsigned bar = (unsigned)(word >> SC_RULES_BAR_SHIFT) & ((1u << SC_RULES_BAR_BITS) - 1u);
     unsigned sync = (unsigned)(word >> SC_RULES_SYNC_SHIFT) & ((1u << SC_RULES_SYNC_BITS) - 1u);
+    unsigned blk = (unsigned)(word >> SC_RULES_BLK_SHIFT) & ((1u << SC_RULES_BLK_BITS) - 1u);
     return (site >> 63) &&
            sc_rules_site_tid(site) == (unsigned)(((word >> SC_RULES_WARP_SHIFT) & 31u) * 32u +
                                                  ((word >> SC_RULES_LANE_SHIFT) & 31u)) &&
-           ((site >> 56) & 0x7fu) == sc_rules_clock_tag(bar, sync);
+           ((site >> 56) & 0x7fu) == sc_rules_clock_tag(bar, sync, blk);
 }
 
 /* The word keeps 14 bits of the block index: blocks 2^14 apart look alike. Such blocks

@@ -519,12 +519,26 @@ TEST(site_word_of_an_access_before_a_barrier_does_not_match)
     run(&x, a, &v);
     CHECK(!sc_rules_site_matches(before, x));
     CHECK(sc_rules_site_matches(sc_rules_site_pack(2, &a, 0, 4), x));
-    for (unsigned bar = 0; bar < SC_RULES_BAR_MOD; bar++)
-        for (unsigned sync = 0; sync < SC_RULES_SYNC_MOD; sync++) {
-            unsigned t = sc_rules_clock_tag(bar, sync);
-            CHECK(t != sc_rules_clock_tag((bar + 1) % SC_RULES_BAR_MOD, sync) || bar + 1 == SC_RULES_BAR_MOD);
-            CHECK(t != sc_rules_clock_tag(bar, (sync + 1) % SC_RULES_SYNC_MOD) || sync + 1 == SC_RULES_SYNC_MOD);
-        }
+    for (unsigned blk = 0; blk < 3; blk++)
+        for (unsigned bar = 0; bar < SC_RULES_BAR_MOD; bar++)
+            for (unsigned sync = 0; sync < SC_RULES_SYNC_MOD; sync++) {
+                unsigned t = sc_rules_clock_tag(bar, sync, blk);
+                CHECK(t != sc_rules_clock_tag((bar + 1) % SC_RULES_BAR_MOD, sync, blk) ||
+                      bar + 1 == SC_RULES_BAR_MOD);
+                CHECK(t != sc_rules_clock_tag(bar, (sync + 1) % SC_RULES_SYNC_MOD, blk) ||
+                      sync + 1 == SC_RULES_SYNC_MOD);
+            }
+    /* The same thread index in another block at the same clocks: another tag for the
+     * blocks of a small grid, and about 1 in 128 pairs alike over a large one. */
+    unsigned alike = 0;
+    for (unsigned blk = 1; blk < 4096; blk++) {
+        CHECK(blk >= 8 || sc_rules_clock_tag(0, 0, blk) != sc_rules_clock_tag(0, 0, 0));
+        alike += sc_rules_clock_tag(5, 9, blk) == sc_rules_clock_tag(5, 9, blk - 1);
+    }
+    CHECK(alike < 4096 / 64);
+    ScRulesAccess other = a;
+    other.blk = a.blk + 1;
+    CHECK(!sc_rules_site_matches(sc_rules_site_pack(2, &other, 0, 4), x));
 }
 
 int main(void)
