@@ -17,9 +17,11 @@ enum {
 
 #define WARP_SIZE 32u
 /* Tries at a free slot bit before the block runs unchecked, and the pause between
- * them: a bit is busy only while the block that held it is leaving the SM. */
-#define SLOT_TRIES 64
+ * them, doubling up to the last (about 1 ms in all): a bit is busy only while the
+ * block that held it finishes its last warps. */
+#define SLOT_TRIES 160
 #define SLOT_PAUSE_NS 256
+#define SLOT_PAUSE_MAX_NS 8192
 /* Entries of the record table looked at before an occurrence counts as dropped. */
 #define RECORD_PROBES 8
 /* Tries at the compare-and-swap of a barrier instance's site word; a word that keeps
@@ -256,10 +258,12 @@ static __device__ uint32_t take_slot(ScDevLaunch *l, uint32_t *sm_out, uint32_t 
         return SC_DEV_NO_SLOT;
     uint32_t *word = (uint32_t *)l->slot_bitmap + sm;
     uint32_t all = per_sm == 32 ? 0xffffffffu : (1u << per_sm) - 1;
+    uint32_t pause = SLOT_PAUSE_NS;
     for (int tries = 0; tries < SLOT_TRIES; tries++) {
         uint32_t free = ~load_gpu32(word) & all;
         if (!free) {
-            __nanosleep(SLOT_PAUSE_NS);
+            __nanosleep(pause);
+            pause = pause < SLOT_PAUSE_MAX_NS ? 2 * pause : pause;
             continue;
         }
         uint32_t bit = lowest_lane(free);
