@@ -40,15 +40,17 @@ LOGS=logs-$DATE.tar.gz
 SECTIONS=()
 SKIPPED=()
 
-# The commit under test: the copy on the GPU machine may have no .git, in which case
-# whoever copies the tree writes the commit id into a file COMMIT at its root.
+# The commit under test: whoever copies the tree to the GPU machine writes its commit id
+# into a file COMMIT at its root (untracked), which wins over a .git there: the lent
+# machine can keep the .git of an earlier copy (seen: a run of 7be5c5a's tree labelled
+# with the session's first commit "plus uncommitted changes").
 commit_id() {
-    if [ -e .git ] && command -v git >/dev/null 2>&1 && git rev-parse HEAD >/dev/null 2>&1; then
+    if [ -s COMMIT ]; then
+        echo "$(head -n 1 COMMIT) (from the COMMIT file)"
+    elif [ -e .git ] && command -v git >/dev/null 2>&1 && git rev-parse HEAD >/dev/null 2>&1; then
         local dirty=''
         [ -z "$(git status --porcelain --untracked-files=no)" ] || dirty=' (plus uncommitted changes)'
         echo "$(git rev-parse HEAD)$dirty"
-    elif [ -s COMMIT ]; then
-        echo "$(head -n 1 COMMIT) (from the COMMIT file)"
     else
         echo "unknown (no git checkout and no COMMIT file)"
     fi
