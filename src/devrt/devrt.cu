@@ -797,6 +797,17 @@ static __device__ uint64_t catch_up_site(const Access *a, const uint64_t *site_w
     return site;
 }
 
+/* A race or warning against the recorder's own access, whose site word does not name
+ * it yet. Caught up before the compare-and-swap, while the word still holds that
+ * recorder: once a later access has recorded, its site word replaces the one wanted
+ * (seen on the H100: a volatile store's line lost to the next block's atomicOr). */
+static __device__ __forceinline__ bool hint_lags(const ScRulesAccess *r, const ScRulesVerdict *v,
+                                                 int res, uint64_t old)
+{
+    return (res == SC_RULES_RACE || res == SC_RULES_WARN) && v->prev_exact &&
+           !(sc_rules_site_matches(r->hint, old) && sc_rules_site_cls(r->hint) == v->prev_cls);
+}
+
 /* Reports a race or warning the rules found against the recorded history `old` of a
  * word or cell, whose site word the rules saw as r->hint. The previous side names an
  * instruction only when the rules say their partner is the recorded accessor's own
@@ -899,6 +910,10 @@ static __device__ void check_cells(const Access *a, ScRulesAccess *r, uint64_t m
                 refresh_site(a, r, old, &cells[4 + byte]);
                 break;
             }
+            if (hint_lags(r, &v, res, old)) {
+                r->hint = catch_up_site(a, &cells[4 + byte], r->hint, old, v.prev_cls);
+                res = sc_rules_access_cell(old, r, &next, &v);
+            }
             uint64_t seen = atomicCAS(cell, old, next);
             if (seen == old) {
                 finish(a, r, &v, old, next, &cells[4 + byte], byte, 0);
@@ -947,6 +962,10 @@ static __device__ void check_word(const Access *a, uint64_t *word, uint64_t *sit
         if (res == SC_RULES_UNCHANGED) {
             refresh_site(a, &r, old, site_word);
             return;
+        }
+        if (hint_lags(&r, &v, res, old)) {
+            r.hint = catch_up_site(a, site_word, r.hint, old, v.prev_cls);
+            res = sc_rules_access(old, &r, &next, &v);
         }
         if (res == SC_RULES_SPLIT) {
             if (!sc_rules_is_split(old)) {
