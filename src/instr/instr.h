@@ -135,6 +135,13 @@ void sc_instr_result_free(ScInstrResult *res);
  * information or a symbol outside the prefix. */
 bool sc_instr_link_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *err);
 
+/* For a translation unit of a program linked from several (-rdc, cuLink): declares
+ * the runtime's variables and functions `.extern`, so that the unit links with the
+ * runtime's own PTX as one more input, which defines them once for all units (a
+ * block's slot variable and the launch state must be one for every unit). The same
+ * checks and target/version raise as sc_instr_link_runtime. */
+bool sc_instr_declare_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *err);
+
 /* Names for messages and dumps. */
 const char *sc_instr_site_kind_name(ScInstrSiteKind k);
 const char *sc_instr_unchecked_name(ScInstrUnchecked u);

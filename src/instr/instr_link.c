@@ -1,4 +1,5 @@
-/* instr_link.c: sc_instr_link_runtime: appends the device runtime's PTX (variables, prototypes, functions) to a user module. */
+/* instr_link.c: sc_instr_link_runtime: appends the device runtime's PTX (variables, prototypes, functions) to a user
+ * module; sc_instr_declare_runtime: only its declarations, for a translation unit linked with the runtime. */
 #include "instr/instr_int.h"
 
 #include <stdlib.h>
@@ -63,8 +64,31 @@ static void item_text(const Slices *sl, const ScPtxItem *it, size_t *from, size_
     *to = it->next ? offset_of(it->next->pos, sl->starts, sl->n_lines, sl->len) : sl->len;
 }
 
-static bool split_runtime(const ScPtxModule *m, const ScPtxModule *rt, const Slices *sl, ScBuf *decls,
-                          ScBuf *protos, const ScPtxItem ***funcs, size_t *n_funcs, ScErr *err)
+/* The runtime item's text with its leading `.visible` made `.extern`, up to `end` (the
+ * body of a function), ending in `;`: a declaration of what another input defines. */
+static bool extern_text(const ScPtxItem *it, const char *text, size_t from, size_t end, ScBuf *out,
+                        ScErr *err, const char *name)
+{
+    const char *vis = ".visible";
+    size_t n = strlen(vis);
+    if (end - from < n || strncmp(text + from, vis, n) != 0)
+        return refuse_item(it, err, "a runtime item to declare in another input is not .visible", name);
+    const char *init = memchr(text + from, '=', end - from);
+    if (init)
+        return refuse_item(it, err, "a runtime variable to declare in another input has an initializer",
+                           name);
+    sc_buf_puts(out, ".extern");
+    while (end > from + n && (text[end - 1] == ' ' || text[end - 1] == '\n' || text[end - 1] == '\t' ||
+                              text[end - 1] == ';'))
+        end--;
+    sc_buf_append(out, text + from + n, end - from - n);
+    sc_buf_puts(out, ";\n");
+    return true;
+}
+
+static bool split_runtime(const ScPtxModule *m, const ScPtxModule *rt, const Slices *sl, bool define,
+                          ScBuf *decls, ScBuf *protos, const ScPtxItem ***funcs, size_t *n_funcs,
+                          ScErr *err)
 {
     size_t n = 0;
     for (const ScPtxItem *it = rt->first; it; it = it->next)
@@ -82,10 +106,15 @@ static bool split_runtime(const ScPtxModule *m, const ScPtxModule *rt, const Sli
             if (f->is_entry) {
                 ok = refuse_item(it, err, "the runtime defines a kernel", f->name);
             } else if (f->has_body) {
+                const char *body = memchr(text + from, '{', to - from);
                 if (!has_prefix(f->name))
                     ok = refuse_item(it, err, "a runtime function's name does not start with " PREFIX, f->name);
-                else
+                else if (define)
                     (*funcs)[(*n_funcs)++] = it;
+                else if (!body)
+                    ok = refuse_item(it, err, "a runtime function has no body to declare", f->name);
+                else
+                    ok = extern_text(it, text, from, (size_t)(body - text), protos, err, f->name);
             } else {
                 /* A forward declaration of its own function is re-made by
                  * sc_ptx_add_func; one of another module's (vprintf) is
@@ -102,8 +131,10 @@ static bool split_runtime(const ScPtxModule *m, const ScPtxModule *rt, const Sli
                     ok = refuse_item(it, err, "a runtime variable's name does not start with " PREFIX
                                               " (string literals of printf make $str variables)",
                                      it->u.var.decls[i].name);
-            if (ok)
+            if (ok && define)
                 sc_buf_append(decls, text + from, to - from);
+            else if (ok)
+                ok = extern_text(it, text, from, to, decls, err, it->u.var.decls[0].name);
             break;
         case SC_PTX_ITEM_FILE:
         case SC_PTX_ITEM_SECTION:
@@ -124,7 +155,7 @@ static bool split_runtime(const ScPtxModule *m, const ScPtxModule *rt, const Sli
     return ok;
 }
 
-bool sc_instr_link_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *err)
+static bool add_runtime(ScPtxModule *m, const char *runtime_ptx, bool define, ScErr *err)
 {
     if (!runtime_ptx)
         return sc_err_set(err, "no device runtime PTX to link");
@@ -147,7 +178,7 @@ bool sc_instr_link_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *err)
     ScBuf decls = {0}, protos = {0}, one = {0};
     const ScPtxItem **funcs = NULL;
     size_t n_funcs = 0;
-    ok = ok && split_runtime(m, rt, &sl, &decls, &protos, &funcs, &n_funcs, err);
+    ok = ok && split_runtime(m, rt, &sl, define, &decls, &protos, &funcs, &n_funcs, err);
     /* Everything is checked: from here on only running out of memory fails. */
     if (ok && decls.len)
         ok = sc_ptx_add_decls(m, decls.data, err);
@@ -166,7 +197,8 @@ bool sc_instr_link_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *err)
     if (ok)
         sc_ptx_require_version(m, rt->version_major, rt->version_minor);
     if (!ok)
-        sc_err_wrap(err, "linking the device runtime into %s: ", file);
+        sc_err_wrap(err, "%s the device runtime %s %s: ", define ? "linking" : "declaring",
+                    define ? "into" : "in", file);
     free(sl.starts);
     sc_buf_free(&one);
     sc_buf_free(&decls);
@@ -174,4 +206,14 @@ bool sc_instr_link_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *err)
     free(funcs);
     sc_ptx_module_free(rt);
     return ok;
+}
+
+bool sc_instr_link_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *err)
+{
+    return add_runtime(m, runtime_ptx, true, err);
+}
+
+bool sc_instr_declare_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *err)
+{
+    return add_runtime(m, runtime_ptx, false, err);
 }

@@ -41,6 +41,10 @@ typedef struct ScModuleRec {
     bool loaded_ours;     /* the driver accepted scord's PTX */
     void *linked;         /* the cubin scord compiled or linked and loaded (kept for the driver) */
     char *instr_ptx;      /* the instrumented PTX scord loaded (kept for the driver) */
+    /* A linked plan's inputs as scord links them: each PTX input instrumented (owned),
+     * the others as planned, and the device runtime last; NULL when not instrumented. */
+    ScLinkInput *instr_link;
+    size_t n_instr_link;
     bool instrumented;
     char instr_error[600]; /* why it was loaded uninstrumented */
     char fallback[320];   /* why the original image ran instead, if it did */

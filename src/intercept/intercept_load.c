@@ -81,6 +81,16 @@ static bool plan_has_ptx(const ScLoadPlan *p)
     return p->verdict == SC_PLAN_PTX || p->verdict == SC_PLAN_LINK;
 }
 
+static void free_instr_link(ScModuleRec *m)
+{
+    for (size_t i = 0; m->instr_link && i < m->plan.n_link; i++)
+        if (m->plan.link[i].is_ptx)
+            free(m->instr_link[i].data);
+    free(m->instr_link);
+    m->instr_link = NULL;
+    m->n_instr_link = 0;
+}
+
 /* Records the module and prints what happened to it. Takes ownership of m. */
 static void record_module(ScModuleRec *m, bool loaded_ours, CUresult ours_result)
 {
@@ -119,6 +129,7 @@ static void record_module(ScModuleRec *m, bool loaded_ours, CUresult ours_result
                 p->reason, hint);
     }
     if (!kept) {
+        free_instr_link(m);
         sc_plan_free(&m->plan);
         free(m->linked);
         free(m->instr_ptx);
@@ -164,6 +175,83 @@ static bool add_sites(const ScInstrResult *res, ScErr *err)
     return true;
 }
 
+/* One PTX text instrumented, with its sites registered; `define` links the runtime
+ * into it, otherwise it only declares the runtime (one input of several). The caller
+ * holds sc_ctx.lock. */
+static char *instrument_text(const char *ptx, size_t len, bool define, ScInstrResult *res, ScErr *err)
+{
+    ScBuf out = {0};
+    ScInstrOpts opts = {.site_base = sc_ctx.next_site};
+    ScPtxModule *pm = sc_ptx_parse(ptx, len, "module", err);
+    bool ok = pm && sc_instr_module(pm, &opts, res, err) &&
+              (define ? sc_instr_link_runtime(pm, sc_devrt_ptx, err)
+                      : sc_instr_declare_runtime(pm, sc_devrt_ptx, err)) &&
+              sc_ptx_print(pm, &out) && !out.oom && add_sites(res, err);
+    if (ok)
+        sc_ctx.next_site += res->n_sites;
+    if (pm)
+        sc_ptx_module_free(pm);
+    if (!ok) {
+        sc_buf_free(&out);
+        return NULL;
+    }
+    return sc_buf_take(&out);
+}
+
+/* The inputs scord links for a linked plan (-rdc): every translation unit's PTX
+ * instrumented, declaring the runtime, and the runtime's PTX as one more input that
+ * defines it once for all of them. On failure the plan's own inputs, uninstrumented,
+ * with the reason kept for the run summary. */
+static const ScLinkInput *instrument_link(ScModuleRec *m, size_t *n)
+{
+    *n = m->plan.n_link;
+    if (!sc_ctx.detect || !sc_ctx.report)
+        return m->plan.link;
+    ScErr err = {0};
+    ScInstrResult res = {0};
+    unsigned access = 0, kernels = 0;
+    bool ok = (m->instr_link = calloc(m->plan.n_link + 1, sizeof *m->instr_link)) != NULL;
+    if (!ok)
+        sc_err_set(&err, "out of memory while instrumenting");
+    pthread_mutex_lock(&sc_ctx.lock);
+    for (size_t i = 0; ok && i < m->plan.n_link; i++) {
+        const ScLinkInput *in = &m->plan.link[i];
+        m->instr_link[i] = *in;
+        if (!in->is_ptx)
+            continue;
+        char *text = instrument_text((const char *)in->data, strlen((const char *)in->data), false,
+                                     &res, &err);
+        m->instr_link[i].data = (uint8_t *)text;
+        ok = text != NULL;
+        if (ok) {
+            m->instr_link[i].len = strlen(text) + 1;
+            access += res.n_access;
+            kernels += res.n_kernels;
+        }
+        sc_instr_result_free(&res);
+        res = (ScInstrResult){0};
+    }
+    pthread_mutex_unlock(&sc_ctx.lock);
+    if (!ok) {
+        snprintf(m->instr_error, sizeof m->instr_error, "%s",
+                 err.set ? err.msg : "out of memory while instrumenting");
+        if (m->instr_link)
+            for (size_t i = 0; i < m->plan.n_link; i++)
+                if (m->plan.link[i].is_ptx && m->instr_link[i].data != m->plan.link[i].data)
+                    free(m->instr_link[i].data);
+        free(m->instr_link);
+        m->instr_link = NULL;
+        return m->plan.link;
+    }
+    m->instr_link[m->plan.n_link] =
+        (ScLinkInput){true, (uint8_t *)sc_devrt_ptx, strlen(sc_devrt_ptx) + 1};
+    m->n_instr_link = m->plan.n_link + 1;
+    m->instrumented = true;
+    sc_vlog("scord: linked module instrumented: %u access sites in %u kernels\n", access, kernels);
+    *n = m->n_instr_link;
+    return m->instr_link;
+}
+
 /* The PTX scord loads for a module: instrumented, or when it cannot be, the plain
  * PTX with the reason kept for the run summary. */
 static const char *instrument(ScModuleRec *m)
@@ -172,29 +260,19 @@ static const char *instrument(ScModuleRec *m)
         return m->plan.ptx;
     ScErr err = {0};
     ScInstrResult res = {0};
-    ScBuf out = {0};
     pthread_mutex_lock(&sc_ctx.lock);
-    ScInstrOpts opts = {.site_base = sc_ctx.next_site};
-    ScPtxModule *pm = sc_ptx_parse(m->plan.ptx, m->plan.ptx_len, "module", &err);
-    bool ok = pm && sc_instr_module(pm, &opts, &res, &err) &&
-              sc_instr_link_runtime(pm, sc_devrt_ptx, &err) && sc_ptx_print(pm, &out) &&
-              !out.oom && add_sites(&res, &err);
-    if (ok) {
-        sc_ctx.next_site += res.n_sites;
-        m->instr_ptx = sc_buf_take(&out);
+    m->instr_ptx = instrument_text(m->plan.ptx, m->plan.ptx_len, true, &res, &err);
+    bool ok = m->instr_ptx != NULL;
+    if (ok)
         m->instrumented = true;
-    } else {
+    else
         snprintf(m->instr_error, sizeof m->instr_error, "%s",
                  err.set ? err.msg : "out of memory while instrumenting");
-    }
     pthread_mutex_unlock(&sc_ctx.lock);
     if (ok)
         sc_vlog("scord: module instrumented: %u access, %u barrier, %u __syncwarp sites, %u "
                 "kernels\n", res.n_access, res.n_barrier, res.n_syncwarp, res.n_kernels);
-    sc_buf_free(&out);
     sc_instr_result_free(&res);
-    if (pm)
-        sc_ptx_module_free(pm);
     return ok ? m->instr_ptx : m->plan.ptx;
 }
 
@@ -246,6 +324,24 @@ static const void *compiled_image(ScModuleRec *m, CUresult *result)
     return NULL;
 }
 
+/* The cubin scord links for a linked plan, instrumented if it can be; instrumented
+ * inputs the JIT refuses are linked again as planned, uninstrumented. */
+static const void *linked_image(ScModuleRec *m, CUresult *result)
+{
+    size_t n;
+    const ScLinkInput *in = instrument_link(m, &n);
+    CUresult r = sc_compile(m->origin, in, n, &m->linked);
+    if (r != CUDA_SUCCESS && m->instrumented && is_rejection(r)) {
+        snprintf(m->instr_error, sizeof m->instr_error,
+                 "the driver rejected the instrumented PTX (%s)", sc_cu_error(r));
+        m->instrumented = false;
+        free_instr_link(m);
+        r = sc_compile(m->origin, m->plan.link, m->plan.n_link, &m->linked);
+    }
+    *result = r;
+    return r == CUDA_SUCCESS ? m->linked : NULL;
+}
+
 /* One load call of the program, replayed with an image of scord's choosing. */
 typedef CUresult (*ScLoadFn)(void *call, const void *image);
 
@@ -267,8 +363,7 @@ static CUresult load_through_plan(const char *origin, const void *image, size_t 
     if (m->plan.verdict == SC_PLAN_PTX) {
         our_image = compiled_image(m, &ours);
     } else if (m->plan.verdict == SC_PLAN_LINK) {
-        ours = sc_compile(m->origin, m->plan.link, m->plan.n_link, &m->linked);
-        our_image = m->linked;
+        our_image = linked_image(m, &ours);
     }
     if (our_image) {
         ours = load_ours(call, our_image);
@@ -281,6 +376,7 @@ static CUresult load_through_plan(const char *origin, const void *image, size_t 
     if (r == CUDA_SUCCESS || plan_has_ptx(&m->plan)) {
         record_module(m, false, ours);
     } else {
+        free_instr_link(m);
         sc_plan_free(&m->plan);
         free(m->linked);
         free(m->instr_ptx);

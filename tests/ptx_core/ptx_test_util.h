@@ -77,12 +77,18 @@ static inline const char *ptxt_ptxas(void)
     return "ptxas";
 }
 
-/* Assembles ptx_path for arch; ptxas output goes to log_path. Returns the exit status (-1: not run). */
-static inline int ptxt_run_ptxas(const char *ptx_path, const char *arch, const char *log_path)
+/* nvlink, found as ptxas is. */
+static inline const char *ptxt_nvlink(void)
 {
-    char archarg[64];
-    snprintf(archarg, sizeof archarg, "-arch=%s", arch);
-    char *argv[] = {(char *)ptxt_ptxas(), archarg, (char *)ptx_path, "-o", "/dev/null", NULL};
+    static char path[1024];
+    const char *home = getenv("CUDA_HOME");
+    snprintf(path, sizeof path, "%s/bin/nvlink", home && *home ? home : "/usr/local/cuda");
+    return access(path, X_OK) == 0 ? path : "nvlink";
+}
+
+/* Runs argv with its output in log_path. Returns the exit status (-1: not run). */
+static inline int ptxt_run(char *const argv[], const char *log_path)
+{
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -97,6 +103,15 @@ static inline int ptxt_run_ptxas(const char *ptx_path, const char *arch, const c
         if (errno != EINTR)
             return -1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Assembles ptx_path for arch; ptxas output goes to log_path. Returns the exit status (-1: not run). */
+static inline int ptxt_run_ptxas(const char *ptx_path, const char *arch, const char *log_path)
+{
+    char archarg[64];
+    snprintf(archarg, sizeof archarg, "-arch=%s", arch);
+    char *argv[] = {(char *)ptxt_ptxas(), archarg, (char *)ptx_path, "-o", "/dev/null", NULL};
+    return ptxt_run(argv, log_path);
 }
 
 static inline void ptxt_print_log(const char *log_path)

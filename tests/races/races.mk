@@ -19,6 +19,9 @@ RS_JIT_PROGS := $(filter %_nvrtc_jit_race %_nvrtc_jit_norace %_many_modules_race
                   %_many_modules_norace,$(RS_PROGS))
 $(foreach p,$(RS_JIT_PROGS),$(eval RS_LIBS_$(p) := -L$(RS_LIB)/stubs -lcuda -L$(RS_LIB) -lnvrtc \
                                                   -Xlinker -rpath,$(RS_LIB)))
+# Relocatable device code, linked when the fat binary is loaded.
+RS_FLAGS_global_rdc_device_function_race   := -rdc=true
+RS_FLAGS_global_rdc_device_function_norace := -rdc=true
 # The shared cudart instead of the default static one.
 RS_FLAGS_shared_cudart_shared_race   := -cudart shared -Xlinker -rpath,$(RS_LIB)
 RS_FLAGS_shared_cudart_shared_norace := -cudart shared -Xlinker -rpath,$(RS_LIB)

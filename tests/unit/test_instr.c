@@ -557,6 +557,89 @@ TEST(link_refuses_what_it_cannot_merge)
     CHECK_CONTAINS(err.msg, "scord device runtime:1:1: error");
 }
 
+/* ---- translation units linked with the runtime (-rdc) ------------------------------ */
+
+/* One unit instrumented with the runtime declared, written to dir/name.ptx and
+ * assembled relocatable (ptxas -c) to dir/name.o. */
+static bool declared_unit(const char *text, const char *dir, const char *name, uint32_t base)
+{
+    ScErr err = {0};
+    ScInstrResult res = {0};
+    ScInstrOpts opts = {.site_base = base};
+    ScPtxModule *m = parse_text(text, name);
+    bool ok = m && sc_instr_module(m, &opts, &res, &err) &&
+              sc_instr_declare_runtime(m, sc_devrt_ptx, &err);
+    if (!ok)
+        printf("%s: %s\n", name, err.msg);
+    CHECK(ok);
+    char *out = ok ? print_module(m) : NULL;
+    if (out) {
+        CHECK_INT(1, count(out, ".extern .func __scord_access("));
+        CHECK_INT(1, count(out, ".extern .shared .align 4 .u32 __scord_slot;"));
+        CHECK_INT(1, count(out, ".extern .global .align 8 .u64 __scord_state;"));
+        CHECK_INT(0, count(out, ".visible .func __scord_"));
+        CHECK(res.n_sites > 0);
+    }
+    char ptx[PATH_MAX], obj[PATH_MAX], log[PATH_MAX];
+    snprintf(ptx, sizeof ptx, "%s/%s.ptx", dir, name);
+    snprintf(obj, sizeof obj, "%s/%s.o", dir, name);
+    snprintf(log, sizeof log, "%s/%s.log", dir, name);
+    ok = out && write_text(ptx, out, strlen(out));
+    char *argv[] = {(char *)ptxt_ptxas(), "-c", "-arch=sm_90", ptx, "-o", obj, NULL};
+    int rc = ok ? ptxt_run(argv, log) : -1;
+    if (rc != 0) {
+        printf("ptxas -c %s exited %d\n", ptx, rc);
+        ptxt_print_log(log);
+    }
+    CHECK_INT(0, rc);
+    free(out);
+    sc_instr_result_free(&res);
+    if (m)
+        sc_ptx_module_free(m);
+    return rc == 0;
+}
+
+/* Two units of an -rdc program (a kernel and the function it calls in another unit),
+ * each instrumented with the runtime only declared, link with the runtime's own PTX:
+ * one definition of the launch state and of the block's slot for both. */
+TEST(declared_units_link_with_the_runtime)
+{
+    const char *kernel_unit =
+        ".version 8.0\n.target sm_75\n.address_size 64\n"
+        ".extern .func bump(.param .b64 bump_param_0);\n"
+        ".visible .entry k(.param .u64 k_param_0)\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<3>;\n"
+        "ld.param.u64 %rd1, [k_param_0];\ncvta.to.global.u64 %rd2, %rd1;\n"
+        "mov.u32 %r1, 1;\nst.global.u32 [%rd2+4], %r1;\n"
+        "{\n.param .b64 param0;\nst.param.b64 [param0], %rd2;\ncall.uni bump, (param0);\n}\n"
+        "ret;\n}\n";
+    const char *callee_unit =
+        ".version 8.0\n.target sm_75\n.address_size 64\n"
+        ".visible .func bump(.param .b64 bump_param_0)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<2>;\n"
+        "ld.param.u64 %rd1, [bump_param_0];\nld.global.u32 %r1, [%rd1];\n"
+        "add.s32 %r2, %r1, 1;\nst.global.u32 [%rd1], %r2;\nret;\n}\n";
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/testdata/instr-rdc", sc_test_build_dir());
+    ptxt_mkdirs(dir);
+    bool ok = declared_unit(kernel_unit, dir, "kernel_unit", 0) &&
+              declared_unit(callee_unit, dir, "callee_unit", 100);
+    char rt_ptx[PATH_MAX], rt_obj[PATH_MAX], log[PATH_MAX], a[PATH_MAX], b[PATH_MAX], out[PATH_MAX];
+    snprintf(rt_ptx, sizeof rt_ptx, "%s/runtime.ptx", dir);
+    snprintf(rt_obj, sizeof rt_obj, "%s/runtime.o", dir);
+    snprintf(log, sizeof log, "%s/link.log", dir);
+    snprintf(a, sizeof a, "%s/kernel_unit.o", dir);
+    snprintf(b, sizeof b, "%s/callee_unit.o", dir);
+    snprintf(out, sizeof out, "%s/linked.cubin", dir);
+    ok = ok && write_text(rt_ptx, sc_devrt_ptx, strlen(sc_devrt_ptx));
+    char *ptxas[] = {(char *)ptxt_ptxas(), "-c", "-arch=sm_90", rt_ptx, "-o", rt_obj, NULL};
+    char *nvlink[] = {(char *)ptxt_nvlink(), "-arch=sm_90", a, b, rt_obj, "-o", out, NULL};
+    int rc = ok ? ptxt_run(ptxas, log) : -1;
+    CHECK_INT(0, rc);
+    rc = rc == 0 ? ptxt_run(nvlink, log) : -1;
+    if (rc != 0)
+        ptxt_print_log(log);
+    CHECK_INT(0, rc);
+}
+
 /* ---- the corpus -------------------------------------------------------------------- */
 
 /* Every statement of every body, printed one a line; with only_original,
@@ -915,6 +998,7 @@ int main(void)
     RUN(site_ids_start_at_the_base);
     RUN(link_merges_the_runtime);
     RUN(link_refuses_what_it_cannot_merge);
+    RUN(declared_units_link_with_the_runtime);
     RUN(lineinfo_sites_name_their_source_lines);
     RUN(real_runtime_links_and_assembles);
     RUN(corpus_instruments_and_assembles);
