@@ -54,6 +54,7 @@ typedef struct ScModuleRec {
 typedef struct ScLinkRec {
     CUlinkState state;
     unsigned inputs_ours, inputs_unchecked;
+    bool runtime_added; /* the device runtime's PTX is an input, for instrumented units */
     const void *cubin;
 } ScLinkRec;
 

@@ -224,7 +224,7 @@ static const ScLinkInput *instrument_link(ScModuleRec *m, size_t *n)
         m->instr_link[i].data = (uint8_t *)text;
         ok = text != NULL;
         if (ok) {
-            m->instr_link[i].len = strlen(text) + 1;
+            m->instr_link[i].len = strlen(text);
             access += res.n_access;
             kernels += res.n_kernels;
         }
@@ -244,7 +244,7 @@ static const ScLinkInput *instrument_link(ScModuleRec *m, size_t *n)
         return m->plan.link;
     }
     m->instr_link[m->plan.n_link] =
-        (ScLinkInput){true, (uint8_t *)sc_devrt_ptx, strlen(sc_devrt_ptx) + 1};
+        (ScLinkInput){true, (uint8_t *)sc_devrt_ptx, strlen(sc_devrt_ptx)};
     m->n_instr_link = m->plan.n_link + 1;
     m->instrumented = true;
     sc_vlog("scord: linked module instrumented: %u access sites in %u kernels\n", access, kernels);
@@ -617,6 +617,46 @@ static void count_link_input(CUlinkState state, bool ours)
     pthread_mutex_unlock(&sc_ctx.lock);
 }
 
+/* The PTX a module adds to one of the program's link sessions: instrumented with the
+ * runtime declared, once the session has the runtime's PTX as an input (added before
+ * the first such unit, so that a session whose runtime input failed gets no unit that
+ * needs it); otherwise the plain PTX. */
+static const char *link_unit(ScReal_cuLinkAddData real, CUlinkState state, ScModuleRec *m)
+{
+    if (!sc_ctx.detect || !sc_ctx.report)
+        return m->plan.ptx;
+    pthread_mutex_lock(&sc_ctx.lock);
+    ScLinkRec *l = link_rec(state);
+    bool have = l && l->runtime_added;
+    pthread_mutex_unlock(&sc_ctx.lock);
+    if (!have) {
+        ScLinkInput rt = {true, (uint8_t *)sc_devrt_ptx, strlen(sc_devrt_ptx)};
+        CUresult r = sc_link_add_input(real, state, &rt, "scord device runtime", 0, NULL, NULL);
+        if (r != CUDA_SUCCESS) {
+            snprintf(m->instr_error, sizeof m->instr_error,
+                     "the link session refused scord's device runtime (%s)", sc_cu_error(r));
+            return m->plan.ptx;
+        }
+        pthread_mutex_lock(&sc_ctx.lock);
+        if ((l = link_rec(state)))
+            l->runtime_added = true;
+        pthread_mutex_unlock(&sc_ctx.lock);
+    }
+    ScErr err = {0};
+    ScInstrResult res = {0};
+    pthread_mutex_lock(&sc_ctx.lock);
+    m->instr_ptx = instrument_text(m->plan.ptx, m->plan.ptx_len, false, &res, &err);
+    pthread_mutex_unlock(&sc_ctx.lock);
+    sc_instr_result_free(&res);
+    if (!m->instr_ptx) {
+        snprintf(m->instr_error, sizeof m->instr_error, "%s",
+                 err.set ? err.msg : "out of memory while instrumenting");
+        return m->plan.ptx;
+    }
+    m->instrumented = true;
+    return m->instr_ptx;
+}
+
 static CUresult link_add_image(ScReal_cuLinkAddData real, CUlinkState state, CUjitInputType type,
                                void *data, size_t size, const char *name, unsigned int n_opts,
                                CUjit_option *opts, void **vals, const char *origin)
@@ -637,9 +677,19 @@ static CUresult link_add_image(ScReal_cuLinkAddData real, CUlinkState state, CUj
         return real(state, type, data, size, name, n_opts, opts, vals);
     CUresult ours = CUDA_ERROR_UNKNOWN;
     if (m->plan.verdict == SC_PLAN_PTX) {
-        ours = real(state, CU_JIT_INPUT_PTX, m->plan.ptx, m->plan.ptx_len + 1, name, n_opts, opts,
+        const char *ptx = link_unit(real, state, m);
+        ours = real(state, CU_JIT_INPUT_PTX, (void *)ptx, strlen(ptx) + 1, name, n_opts, opts,
                     vals);
+        if (ours != CUDA_SUCCESS && m->instrumented && is_rejection(ours)) {
+            snprintf(m->instr_error, sizeof m->instr_error,
+                     "the driver rejected the instrumented PTX (%s)", sc_cu_error(ours));
+            m->instrumented = false;
+            ours = real(state, CU_JIT_INPUT_PTX, m->plan.ptx, m->plan.ptx_len + 1, name, n_opts,
+                        opts, vals);
+        }
     } else if (m->plan.verdict == SC_PLAN_LINK) {
+        /* Left uninstrumented: a unit the JIT refused could not be taken out of the
+         * session again, and the original input would have linked. */
         /* A link session takes the translation units one by one. If one is refused,
          * the whole session fails, as it would have with the original input. */
         ours = CUDA_SUCCESS;
