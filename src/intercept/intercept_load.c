@@ -688,10 +688,10 @@ static CUresult link_add_image(ScReal_cuLinkAddData real, CUlinkState state, CUj
                         opts, vals);
         }
     } else if (m->plan.verdict == SC_PLAN_LINK) {
-        /* Left uninstrumented: a unit the JIT refused could not be taken out of the
-         * session again, and the original input would have linked. */
         /* A link session takes the translation units one by one. If one is refused,
-         * the whole session fails, as it would have with the original input. */
+         * the whole session fails, as it would have with the original input. They go
+         * in uninstrumented: a unit the JIT refused instrumented could not be taken
+         * out of the session again, where the original input would have linked. */
         ours = CUDA_SUCCESS;
         for (size_t i = 0; i < m->plan.n_link && ours == CUDA_SUCCESS; i++)
             ours = sc_link_add_input(real, state, &m->plan.link[i], name, n_opts, opts, vals);
