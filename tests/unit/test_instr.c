@@ -5,6 +5,7 @@
 #include "instr/instr.h"
 #include "ptx/ptx_sema.h"
 #include "ptx_core/ptx_test_util.h"
+#include "ptx_core/ptxas_pool.h"
 #include "sc_test.h"
 
 #include <dirent.h>
@@ -149,95 +150,6 @@ static void compare_golden(const char *name, const char *out, size_t len)
         printf("cannot run diff\n");
 }
 
-/* ---- ptxas, two at a time ------------------------------------------------------ */
-
-#define MAX_JOBS 2
-
-typedef struct Job {
-    pid_t pid;
-    char path[900], log[920], arch[16];
-} Job;
-
-static Job jobs[MAX_JOBS];
-static int n_jobs, ptxas_runs, ptxas_failures;
-
-static void reap_one(void)
-{
-    int status;
-    pid_t pid;
-    while ((pid = waitpid(-1, &status, 0)) < 0)
-        if (errno != EINTR)
-            return;
-    for (int i = 0; i < n_jobs; i++) {
-        if (jobs[i].pid != pid)
-            continue;
-        int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        ptxas_runs++;
-        if (rc != 0) {
-            ptxas_failures++;
-            printf("FAIL ptxas -arch=%s %s exited %d:\n", jobs[i].arch, jobs[i].path, rc);
-            ptxt_print_log(jobs[i].log);
-            CHECK_INT(0, rc);
-        }
-        jobs[i] = jobs[--n_jobs];
-        return;
-    }
-}
-
-static void wait_all(void)
-{
-    while (n_jobs)
-        reap_one();
-}
-
-static void start_ptxas(const char *path, const char *arch, bool compile_only)
-{
-    while (n_jobs == MAX_JOBS)
-        reap_one();
-    Job *j = &jobs[n_jobs];
-    snprintf(j->path, sizeof j->path, "%s", path);
-    snprintf(j->log, sizeof j->log, "%s.%s.log", path, arch);
-    snprintf(j->arch, sizeof j->arch, "%s", arch);
-    char archarg[64];
-    snprintf(archarg, sizeof archarg, "-arch=%s", arch);
-    char *argv[8];
-    int n = 0;
-    argv[n++] = (char *)ptxt_ptxas();
-    if (compile_only) /* -rdc code calls what other modules define */
-        argv[n++] = "-c";
-    argv[n++] = archarg;
-    argv[n++] = j->path;
-    argv[n++] = "-o";
-    argv[n++] = "/dev/null";
-    argv[n] = NULL;
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, j->log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    int rc = posix_spawnp(&j->pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) {
-        printf("cannot run %s: %s\n", argv[0], strerror(rc));
-        CHECK(rc == 0);
-        return;
-    }
-    n_jobs++;
-}
-
-/* Modules that use what another module defines (nvcc -rdc) assemble with ptxas -c only. */
-static bool has_extern_refs(const ScPtxModule *m)
-{
-    for (const ScPtxItem *it = m->first; it; it = it->next) {
-        if (it->kind == SC_PTX_ITEM_FUNC && it->u.func->linkage == SC_PTX_LINK_EXTERN &&
-            strcmp(it->u.func->name, "vprintf") != 0)
-            return true;
-        if (it->kind == SC_PTX_ITEM_VAR && it->u.var.linkage == SC_PTX_LINK_EXTERN &&
-            strcmp(it->u.var.space, "shared") != 0)
-            return true;
-    }
-    return false;
-}
-
 /* Writes the module and assembles it for its own target and, where that
  * target runs there, for sm_90 too. Returns the number of ptxas runs started. */
 static int assemble(const ScPtxModule *m, const char *path)
@@ -259,12 +171,12 @@ static int assemble(const ScPtxModule *m, const char *path)
             break;
         }
     }
-    bool rdc = has_extern_refs(m);
-    start_ptxas(path, own, rdc);
+    bool rdc = ptxas_has_extern_refs(m);
+    ptxas_start(path, own, rdc);
     unsigned sm = sc_ptx_target_sm(m);
     bool arch_specific = own[strlen(own) - 1] == 'a';
     if (sm < 90 && !arch_specific) {
-        start_ptxas(path, "sm_90", rdc);
+        ptxas_start(path, "sm_90", rdc);
         return 2;
     }
     return 1;
@@ -357,7 +269,7 @@ TEST(golden_modules)
         run_golden(names[i]);
         free(names[i]);
     }
-    wait_all();
+    ptxas_wait_all();
 }
 
 /* ---- refusals ------------------------------------------------------------------- */
@@ -788,7 +700,7 @@ TEST(corpus_instruments_and_assembles)
         printf("%s %s\n", sc_test_checks_failed == before ? "ok" : "FAILED", names[i]);
         free(names[i]);
     }
-    wait_all();
+    ptxas_wait_all();
     printf("corpus: %d modules, %d refused; %u sites (%u access, %u barrier, %u syncwarp calls; %u unchecked); "
            "%u entry and %u exit calls; ptxas ran %d times, %d failed\n",
            t.modules, t.refused, t.sites, t.access, t.barrier, t.syncwarp, t.unchecked, t.entry, t.exit, ptxas_runs,
@@ -983,7 +895,7 @@ TEST(real_runtime_links_and_assembles)
             sc_instr_result_free(&r);
             sc_ptx_module_free(m);
         }
-    wait_all();
+    ptxas_wait_all();
     printf("with the device runtime: ptxas ran %d times, %d failed\n", ptxas_runs, ptxas_failures);
     CHECK_INT(expected, ptxas_runs);
 }

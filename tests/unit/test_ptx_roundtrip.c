@@ -2,22 +2,15 @@
  * module, printing is idempotent, and every printed module assembles with ptxas for its own target. */
 #include "ptx/ptx.h"
 #include "ptx_core/ptx_test_util.h"
+#include "ptx_core/ptxas_pool.h"
 #include "sc_test.h"
 
 #include <dirent.h>
 
 #define MAX_FILES 4096
-#define MAX_JOBS 2 /* ptxas runs in parallel with the parsing of the next files */
-
-typedef struct Job {
-    pid_t pid;
-    char path[1024], log[1100], arch[32];
-} Job;
 
 static char *files[MAX_FILES];
 static int n_files;
-static Job jobs[MAX_JOBS];
-static int n_jobs, ptxas_runs, ptxas_failures;
 
 /* The .ptx files under dir, at most 4 folders down. */
 static void collect(const char *dir, int depth)
@@ -46,72 +39,6 @@ static void collect(const char *dir, int depth)
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void reap_one(void)
-{
-    int status;
-    pid_t pid;
-    while ((pid = waitpid(-1, &status, 0)) < 0)
-        if (errno != EINTR)
-            return;
-    for (int i = 0; i < n_jobs; i++) {
-        if (jobs[i].pid != pid)
-            continue;
-        int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        ptxas_runs++;
-        if (rc != 0) {
-            ptxas_failures++;
-            printf("ptxas -arch=%s %s exited %d:\n", jobs[i].arch, jobs[i].path, rc);
-            ptxt_print_log(jobs[i].log);
-            CHECK_INT(0, rc);
-        }
-        jobs[i] = jobs[--n_jobs];
-        return;
-    }
-}
-
-static void start_ptxas(const char *path, const char *arch, bool relocatable)
-{
-    while (n_jobs == MAX_JOBS)
-        reap_one();
-    Job *j = &jobs[n_jobs];
-    snprintf(j->path, sizeof j->path, "%s", path);
-    snprintf(j->log, sizeof j->log, "%s.log", path);
-    snprintf(j->arch, sizeof j->arch, "%s", arch);
-    char archarg[64];
-    snprintf(archarg, sizeof archarg, "-arch=%s", arch);
-    char *argv[] = {(char *)ptxt_ptxas(), archarg, j->path, "-o", "/dev/null", NULL, NULL};
-    if (relocatable) { /* -rdc code calls functions other modules define: compile only */
-        memmove(argv + 2, argv + 1, 4 * sizeof argv[0]);
-        argv[1] = "-c";
-    }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, j->log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    int rc = posix_spawnp(&j->pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) {
-        printf("cannot run %s: %s\n", argv[0], strerror(rc));
-        CHECK(rc == 0);
-        return;
-    }
-    n_jobs++;
-}
-
-/* Modules that call or read what another module defines (nvcc -rdc) only assemble with ptxas -c. */
-static bool has_extern_refs(const ScPtxModule *m)
-{
-    for (const ScPtxItem *it = m->first; it; it = it->next) {
-        if (it->kind == SC_PTX_ITEM_FUNC && it->u.func->linkage == SC_PTX_LINK_EXTERN &&
-            strcmp(it->u.func->name, "vprintf") != 0)
-            return true;
-        if (it->kind == SC_PTX_ITEM_VAR && it->u.var.linkage == SC_PTX_LINK_EXTERN &&
-            strcmp(it->u.var.space, "shared") != 0)
-            return true;
-    }
-    return false;
 }
 
 /* ptxas wants -arch=sm_XX; a compute_XX target assembles as sm_XX. */
@@ -182,7 +109,7 @@ static void round_trip(const char *path, const char *out_dir)
         sc_buf_free(&why);
         char arch[32];
         arch_of(again, arch, sizeof arch);
-        start_ptxas(out, arch, has_extern_refs(again));
+        ptxas_start(out, arch, ptxas_has_extern_refs(again));
         sc_ptx_module_free(again);
     }
     sc_ptx_module_free(m);
@@ -210,8 +137,7 @@ TEST(corpus_round_trips_and_assembles)
         printf("%s %s\n", sc_test_checks_failed == before ? "ok" : "FAILED", files[i]);
         free(files[i]);
     }
-    while (n_jobs)
-        reap_one();
+    ptxas_wait_all();
     printf("%zu bytes parsed; ptxas ran %d times, %d failed\n", total_bytes, ptxas_runs, ptxas_failures);
     CHECK_INT(n_files, ptxas_runs);
 }
