@@ -217,6 +217,132 @@ TEST(part_one_causes_without_fences)
     CHECK_INT(0, op(1, MR_SREAD, MR_SEM_RELAXED, MR_SCOPE_GPU, DATA));
 }
 
+/* ---- properties over every small program ---------------------------------------- */
+
+/* A thread's op: an access of the data or the flag, or a fence (acq_rel). */
+typedef enum Op { OP_WD, OP_RD, OP_SWF, OP_SRF, OP_FCTA, OP_FGPU, OP_NONE, N_OPS = OP_NONE } Op;
+
+enum { PROG_LEN = 3, MAX_PAIRS = 64 };
+
+/* The racing pairs of one run, as (access, earlier access) indices. */
+typedef struct Races {
+    int n;
+    unsigned char pair[MAX_PAIRS][2];
+} Races;
+
+/* Runs programs p0 (thread 0) and p1 (thread 1) interleaved by `order` (bit i: step i
+ * is thread 1's), the threads in blocks b0 and b1. */
+static void run_program(const Op *p0, const Op *p1, unsigned order, int b0, int b1, Races *out)
+{
+    const MrThread th[2] = {{b0, 0, 0}, {b1, b1 == b0 ? 1 : 0, 0}};
+    mr_init(&m, 2, th);
+    m.scoped_causes = 1;
+    out->n = 0;
+    int next[2] = {0, 0};
+    const Op *prog[2] = {p0, p1};
+    for (int step = 0; step < 2 * PROG_LEN; step++) {
+        int t = (order >> step) & 1u;
+        Op o = prog[t][next[t]++];
+        int y = m.naccess;
+        switch (o) {
+        case OP_FCTA:
+        case OP_FGPU:
+            mr_fence(&m, t, MR_SEM_ACQ_REL, o == OP_FCTA ? MR_SCOPE_CTA : MR_SCOPE_GPU);
+            continue;
+        case OP_NONE:
+            continue;
+        case OP_WD:
+            op(t, MR_WRITE, MR_SEM_RELAXED, MR_SCOPE_NONE, DATA);
+            break;
+        case OP_RD:
+            op(t, MR_READ, MR_SEM_RELAXED, MR_SCOPE_NONE, DATA);
+            break;
+        case OP_SWF:
+            op(t, MR_SWRITE, MR_SEM_RELAXED, MR_SCOPE_GPU, FLAG);
+            break;
+        case OP_SRF:
+            op(t, MR_SREAD, MR_SEM_RELAXED, MR_SCOPE_GPU, FLAG);
+            break;
+        }
+        for (int i = 0; i < r.nrace && out->n < MAX_PAIRS; i++) {
+            out->pair[out->n][0] = (unsigned char)y;
+            out->pair[out->n++][1] = (unsigned char)r.race[i].prev;
+        }
+    }
+}
+
+/* Every pair of a is in b. */
+static int subset(const Races *a, const Races *b)
+{
+    for (int i = 0; i < a->n; i++) {
+        int found = 0;
+        for (int j = 0; j < b->n && !found; j++)
+            found = a->pair[i][0] == b->pair[j][0] && a->pair[i][1] == b->pair[j][1];
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+static void decode(int code, Op *p)
+{
+    for (int i = 0; i < PROG_LEN; i++, code /= N_OPS)
+        p[i] = (Op)(code % N_OPS);
+}
+
+/* Synchronization only removes races: over every pair of 3-op programs and every
+ * interleaving, widening a fence from .cta to .gpu, putting the threads in one block,
+ * and adding a fence (an op where the smaller program has none) never add a racing
+ * pair. The first counterexample of each kind is printed. */
+TEST(more_synchronization_never_adds_a_race)
+{
+    int programs = 1;
+    for (int i = 0; i < PROG_LEN; i++)
+        programs *= N_OPS;
+    long runs = 0, bad_scope = 0, bad_block = 0, bad_fence = 0;
+    for (int c0 = 0; c0 < programs; c0++)
+        for (int c1 = 0; c1 < programs; c1++) {
+            Op p0[PROG_LEN], p1[PROG_LEN];
+            decode(c0, p0);
+            decode(c1, p1);
+            for (unsigned order = 0; order < 1u << (2 * PROG_LEN); order++) {
+                if (__builtin_popcount(order) != PROG_LEN)
+                    continue;
+                Races base, other;
+                run_program(p0, p1, order, 0, 1, &base);
+                runs++;
+                Races same_block;
+                run_program(p0, p1, order, 0, 0, &same_block);
+                if (!subset(&same_block, &base) && !bad_block++)
+                    printf("one block adds a race: programs %d %d order %#x\n", c0, c1, order);
+                for (int t = 0; t < 2; t++)
+                    for (int i = 0; i < PROG_LEN; i++) {
+                        Op *p = t ? p1 : p0, saved = p[i];
+                        if (saved == OP_FCTA) {
+                            p[i] = OP_FGPU;
+                            run_program(p0, p1, order, 0, 1, &other);
+                            if (!subset(&other, &base) && !bad_scope++)
+                                printf("a wider fence adds a race: programs %d %d order %#x\n",
+                                       c0, c1, order);
+                        }
+                        if (saved == OP_FCTA || saved == OP_FGPU) {
+                            p[i] = OP_NONE;
+                            run_program(p0, p1, order, 0, 1, &other);
+                            if (!subset(&base, &other) && !bad_fence++)
+                                printf("a fence adds a race: programs %d %d order %#x\n", c0, c1,
+                                       order);
+                        }
+                        p[i] = saved;
+                    }
+            }
+        }
+    printf("monotonicity: %ld executions; counterexamples: scope %ld, block %ld, fence %ld\n",
+           runs, bad_scope, bad_block, bad_fence);
+    CHECK_INT(0, bad_scope);
+    CHECK_INT(0, bad_block);
+    CHECK_INT(0, bad_fence);
+}
+
 int main(void)
 {
     RUN(message_passing_with_device_fences_is_race_free);
@@ -228,5 +354,6 @@ int main(void)
     RUN(locks);
     RUN(release_sequence_through_atomics);
     RUN(part_one_causes_without_fences);
+    RUN(more_synchronization_never_adds_a_race);
     return TEST_REPORT();
 }
