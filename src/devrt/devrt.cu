@@ -906,13 +906,13 @@ static __device__ void check_cells(const Access *a, ScRulesAccess *r, uint64_t m
         for (;;) {
             r->hint = load_shadow(a, &cells[4 + byte]);
             int res = sc_rules_access_cell(old, r, &next, &v);
-            if (hint_lags(r, &v, res, old)) {
-                r->hint = catch_up_site(a, &cells[4 + byte], r->hint, old, v.prev_cls);
-                res = sc_rules_access_cell(old, r, &next, &v);
-            }
             if (res == SC_RULES_UNCHANGED) {
                 refresh_site(a, r, old, &cells[4 + byte]);
                 break;
+            }
+            if (hint_lags(r, &v, res, old)) {
+                r->hint = catch_up_site(a, &cells[4 + byte], r->hint, old, v.prev_cls);
+                res = sc_rules_access_cell(old, r, &next, &v);
             }
             uint64_t seen = atomicCAS(cell, old, next);
             if (seen == old) {
@@ -959,14 +959,13 @@ static __device__ void check_word(const Access *a, uint64_t *word, uint64_t *sit
         /* The site word as it goes with this value of the word (best effort). */
         r.hint = load_shadow(a, site_word);
         int res = sc_rules_access(old, &r, &next, &v);
-        if (hint_lags(&r, &v, res, old)) {
-            /* Decided again: the site word can change the verdict (block aliasing). */
-            r.hint = catch_up_site(a, site_word, r.hint, old, v.prev_cls);
-            res = sc_rules_access(old, &r, &next, &v);
-        }
         if (res == SC_RULES_UNCHANGED) {
             refresh_site(a, &r, old, site_word);
             return;
+        }
+        if (hint_lags(&r, &v, res, old)) {
+            r.hint = catch_up_site(a, site_word, r.hint, old, v.prev_cls);
+            res = sc_rules_access(old, &r, &next, &v);
         }
         if (res == SC_RULES_SPLIT) {
             if (!sc_rules_is_split(old)) {
