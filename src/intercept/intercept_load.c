@@ -235,12 +235,7 @@ static const ScLinkInput *instrument_link(ScModuleRec *m, size_t *n)
     if (!ok) {
         snprintf(m->instr_error, sizeof m->instr_error, "%s",
                  err.set ? err.msg : "out of memory while instrumenting");
-        if (m->instr_link)
-            for (size_t i = 0; i < m->plan.n_link; i++)
-                if (m->plan.link[i].is_ptx && m->instr_link[i].data != m->plan.link[i].data)
-                    free(m->instr_link[i].data);
-        free(m->instr_link);
-        m->instr_link = NULL;
+        free_instr_link(m); /* a PTX input holds its own text, or NULL where it failed */
         return m->plan.link;
     }
     m->instr_link[m->plan.n_link] =

@@ -296,15 +296,6 @@ static inline void mr_observe(MrModel *m, int t, const MrAccess *r, MrAccess *rm
  * strong read (or an atomic's read) observes the write before it, a strong write
  * carries the release patterns of its thread. `sem` is that of a strong access. */
 static inline void mr_access_sem(MrModel *m, int t, MrKind kind, MrSem sem, MrScope scope,
-                                 unsigned bytes, MrResult *res);
-
-static inline void mr_access(MrModel *m, int t, MrKind kind, MrScope scope, unsigned bytes,
-                             MrResult *res)
-{
-    mr_access_sem(m, t, kind, MR_SEM_RELAXED, scope, bytes, res);
-}
-
-static inline void mr_access_sem(MrModel *m, int t, MrKind kind, MrSem sem, MrScope scope,
                                  unsigned bytes, MrResult *res)
 {
     MrAccess y;
@@ -351,6 +342,12 @@ static inline void mr_access_sem(MrModel *m, int t, MrKind kind, MrSem sem, MrSc
         m->access[m->naccess++] = y;
     if (mr_is_strong(kind) && mr_sem_releases(sem))
         m->vc[t][t]++;
+}
+
+static inline void mr_access(MrModel *m, int t, MrKind kind, MrScope scope, unsigned bytes,
+                             MrResult *res)
+{
+    mr_access_sem(m, t, kind, MR_SEM_RELAXED, scope, bytes, res);
 }
 
 #endif

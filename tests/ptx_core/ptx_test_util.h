@@ -63,27 +63,27 @@ static inline void ptxt_mkdirs(const char *path)
     mkdir(buf, 0777);
 }
 
-/* ptxas: $PTXAS, else $CUDA_HOME/bin/ptxas, else /usr/local/cuda/bin/ptxas, else PATH. */
+/* A toolkit program: $CUDA_HOME/bin/NAME, else /usr/local/cuda/bin/NAME, else NAME on
+ * PATH. `path` holds the answer. */
+static inline const char *ptxt_toolkit(const char *name, char *path, size_t size)
+{
+    const char *home = getenv("CUDA_HOME");
+    snprintf(path, size, "%s/bin/%s", home && *home ? home : "/usr/local/cuda", name);
+    return access(path, X_OK) == 0 ? path : name;
+}
+
+/* ptxas: $PTXAS, else the toolkit's. */
 static inline const char *ptxt_ptxas(void)
 {
     static char path[1024];
     const char *env = getenv("PTXAS");
-    if (env && *env)
-        return env;
-    const char *home = getenv("CUDA_HOME");
-    snprintf(path, sizeof path, "%s/bin/ptxas", home && *home ? home : "/usr/local/cuda");
-    if (access(path, X_OK) == 0)
-        return path;
-    return "ptxas";
+    return env && *env ? env : ptxt_toolkit("ptxas", path, sizeof path);
 }
 
-/* nvlink, found as ptxas is. */
 static inline const char *ptxt_nvlink(void)
 {
     static char path[1024];
-    const char *home = getenv("CUDA_HOME");
-    snprintf(path, sizeof path, "%s/bin/nvlink", home && *home ? home : "/usr/local/cuda");
-    return access(path, X_OK) == 0 ? path : "nvlink";
+    return ptxt_toolkit("nvlink", path, sizeof path);
 }
 
 /* Runs argv with its output in log_path. Returns the exit status (-1: not run). */
