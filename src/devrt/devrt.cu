@@ -28,17 +28,17 @@ enum {
  * changing means threads of the block disagree on barrier counts, which the arrival
  * masks report anyway. */
 #define SITE_TRIES 4
-/* Reads of a lagging site word before a report names no previous instruction: the
- * recorder's store follows its compare-and-swap by a few instructions. */
-#define SITE_CATCH_UP_TRIES 256
+/* A shadow word or cell that a thread holds while it changes it and its site word
+ * together. Never a history: as a split marker it would name pool entry 2^60 - 2. */
+#define WORD_HELD (~(uint64_t)0xf)
 #define BARRIER_IDS 16u
 #define SPLIT_GROUP 8u /* uint64_t per split word in the pool: 4 cells, 4 site words */
 /* ScDevBlock.bar_state above the clock's now: every entry of the clock equals now;
  * the clock was lost (the block's accesses are no longer checked). */
 #define BAR_UNIFORM (1u << 16)
 #define BAR_LOST (1u << 17)
-/* Backoff of a thread waiting for a metadata cache entry another thread holds (for
- * one rules step: short). */
+/* Backoff of a thread waiting for a metadata cache entry or a shadow word another
+ * thread holds (for one rules step: short). */
 #define CACHE_PAUSE_MIN_NS 32u
 #define CACHE_PAUSE_MAX_NS 1024u
 
@@ -743,8 +743,7 @@ typedef struct Access {
     uint64_t base;     /* shared window offset or global address of the word's byte 0 */
 } Access;
 
-/* The ABI kind and scope of the rules' classes and scopes, for the previous side of
- * a record (the site word keeps the rules' numbering). */
+/* The ABI kind of a rules class, for the previous side of a record. */
 static __device__ __forceinline__ uint32_t abi_kind(uint32_t cls)
 {
     if (cls == SC_RULES_CLS_READ || cls == SC_RULES_CLS_SREAD)
@@ -752,19 +751,6 @@ static __device__ __forceinline__ uint32_t abi_kind(uint32_t cls)
     if (cls == SC_RULES_CLS_WRITE || cls == SC_RULES_CLS_SWRITE)
         return SC_ABI_KIND_WRITE;
     return SC_ABI_KIND_RMW;
-}
-
-static __device__ __forceinline__ uint32_t abi_scope(uint32_t scope)
-{
-    if (scope == SC_RULES_SCOPE_CTA)
-        return SC_ABI_SCOPE_CTA;
-    if (scope == SC_RULES_SCOPE_CLUSTER)
-        return SC_ABI_SCOPE_CLUSTER;
-    if (scope == SC_RULES_SCOPE_GPU)
-        return SC_ABI_SCOPE_GPU;
-    if (scope == SC_RULES_SCOPE_SYS)
-        return SC_ABI_SCOPE_SYS;
-    return SC_ABI_SCOPE_NONE;
 }
 
 /* The word of an access as the read-modify-write follow-up names it: by address (and
@@ -780,56 +766,25 @@ static __device__ __forceinline__ uint64_t load_shadow(const Access *a, const ui
     return a->shared ? load_cta64(p) : load_gpu64(p);
 }
 
-/* The recorder stores its site word just after its CAS, so the site word read with a
- * word may not describe the word's recorder yet (another thread's, or none), or may
- * still name the recorder's previous access, of another class than wanted (its read,
- * when the partner is the write of its `+=`). Rereads it a bounded number of times
- * until it describes the recorder's access of class `cls` (any class when cls < 0);
- * the caller names no instruction rather than the wrong one if it never does. */
-static __device__ uint64_t catch_up_site(const Access *a, const uint64_t *site_word, uint64_t site,
-                                         uint64_t old, int cls)
-{
-    for (int i = 0; i < SITE_CATCH_UP_TRIES; i++) {
-        if (sc_rules_site_matches(site, old) && (cls < 0 || (int)sc_rules_site_cls(site) == cls))
-            break;
-        site = load_shadow(a, site_word);
-    }
-    return site;
-}
-
-/* A race or warning against the recorder's own access, whose site word does not name
- * it yet. Caught up before the compare-and-swap, while the word still holds that
- * recorder: once a later access has recorded, its site word replaces the one wanted
- * (seen on the H100: a volatile store's line lost to the next block's atomicOr). */
-static __device__ __forceinline__ bool hint_lags(const ScRulesAccess *r, const ScRulesVerdict *v,
-                                                 int res, uint64_t old)
-{
-    return (res == SC_RULES_RACE || res == SC_RULES_WARN) && v->prev_exact &&
-           !(sc_rules_site_matches(r->hint, old) && sc_rules_site_cls(r->hint) == v->prev_cls);
-}
-
-/* Reports a race or warning the rules found against the recorded history `old` of a
- * word or cell, whose site word the rules saw as r->hint. The previous side names an
- * instruction only when the rules say their partner is the recorded accessor's own
- * access and the site word describes that accessor; otherwise its site is
+/* Reports a race or warning the rules found against the history `old` of a word or
+ * cell whose site word was `site` (read while holding the word, so it describes `old`).
+ * The previous side names an instruction only when the rules say their partner is the
+ * recorded accessor's own access and the site word keeps it; otherwise its site is
  * SC_DEV_SITE_NONE (a summarized access of a thread the word does not name). */
 static __device__ void report(const Access *a, const ScRulesAccess *r, const ScRulesVerdict *v,
-                              uint64_t old, uint32_t byte, const uint64_t *site_word,
-                              const uint64_t *word)
+                              uint64_t old, uint64_t site, uint32_t byte, bool word)
 {
     int cause = report_cause((ScRulesCause)v->cause);
     if (cause < 0)
         return;
     uint32_t space = SC_ABI_INFO_SPACE(a->cur.info);
+    /* The host completes a named side's size and semantics from its site. */
     RecSide prev = {SC_DEV_SITE_NONE, SC_ABI_INFO(0, abi_kind(v->prev_cls), 0, 0, space),
                     v->prev_blk, v->prev_tid};
-    uint64_t hint = v->prev_exact ? catch_up_site(a, site_word, r->hint, old, v->prev_cls) : 0;
-    if (v->prev_exact && sc_rules_site_matches(hint, old) && sc_rules_site_cls(hint) == v->prev_cls) {
-        prev.site = sc_rules_site_id(hint);
-        prev.info = SC_ABI_INFO(sc_rules_site_size(hint), abi_kind(sc_rules_site_cls(hint)),
-                                sc_rules_site_sem(hint), abi_scope(sc_rules_site_scope(hint)),
-                                space);
-        prev.block = sc_rules_site_blk(hint, old);
+    uint32_t named = v->prev_exact ? sc_rules_site_of(site, v->prev_cls) : SC_RULES_SITE_NONE;
+    if (named != SC_RULES_SITE_NONE) {
+        prev.site = named;
+        prev.block = sc_rules_site_blk(site, old);
     }
     record_race(a->l, (uint32_t)cause, a->base + byte, &a->cur, &prev);
     if (word && r->cls == SC_RULES_CLS_READ && v->result == SC_RULES_RACE &&
@@ -861,78 +816,63 @@ static __device__ void rmw_follow_up(const Access *a, const ScRulesAccess *r)
     record_race(a->l, th->rmw_cause, a->base + lowest_lane(r->mask), &a->cur, &prev);
 }
 
-/* After a successful swap of `old` for `next`: the site word names this access if it
- * is now the recorder, and the report says what it met at `byte` of the word. */
-static __device__ void finish(const Access *a, const ScRulesAccess *r, const ScRulesVerdict *v,
-                              uint64_t old, uint64_t next, uint64_t *site_word, uint32_t byte,
-                              const uint64_t *word)
-{
-    if (sc_rules_records(next, r))
-        *site_word = sc_rules_site_pack(a->cur.site, r, SC_ABI_INFO_SEM(a->cur.info),
-                                        SC_ABI_INFO_SIZE(a->cur.info));
-    if (v->result == SC_RULES_RACE || v->result == SC_RULES_WARN)
-        report(a, r, v, old, byte, site_word, word);
-}
+/* ---- holding a shadow word ------------------------------------------------------ */
 
-/* The fast path leaves the word as it is when the recorder repeats an access of the
- * same class at the same clocks, but the instruction may be another one (a write at
- * one line, then at the next): the site word then names the newer, so that a race
- * with it is reported at its own line, not only at the first one's. */
-static __device__ __forceinline__ void refresh_site(const Access *a, const ScRulesAccess *r,
-                                                    uint64_t old, uint64_t *site_word)
-{
-    if (sc_rules_site_id(r->hint) != (a->cur.site & ((1u << SC_RULES_SITE_BITS) - 1u)) && sc_rules_records(old, r) &&
-        sc_rules_site_matches(r->hint, old) && sc_rules_site_cls(r->hint) == r->cls)
-        *site_word = sc_rules_site_pack(a->cur.site, r, SC_ABI_INFO_SEM(a->cur.info),
-                                        SC_ABI_INFO_SIZE(a->cur.info));
-}
+/* A word or cell, its site word, and whether the caller holds them already (a
+ * metadata cache entry's lock). The words of shared memory's shadow are used by one
+ * block only: block scope orders them. */
+typedef struct Shadow {
+    uint64_t *word, *site;
+    bool cell;
+    bool held;
+} Shadow;
 
-/* The byte cells of a split word: each byte of the access is decided on its own. */
-static __device__ void check_cells(const Access *a, ScRulesAccess *r, uint64_t marker)
+/* The word's value once no other thread holds it. */
+static __device__ uint64_t load_word(const Access *a, const uint64_t *p)
 {
-    uint64_t idx = sc_rules_split_index(marker);
-    if (idx >= a->l->split_cap) {
-        count_unchecked(a->l);
-        return;
+    uint32_t pause = CACHE_PAUSE_MIN_NS;
+    uint64_t v;
+    while ((v = load_shadow(a, p)) == WORD_HELD) {
+        __nanosleep(pause);
+        if (pause < CACHE_PAUSE_MAX_NS)
+            pause *= 2;
     }
-    /* Acquire: the splitter filled the cells before it swapped the marker in. */
-    __threadfence();
-    uint64_t *cells = (uint64_t *)a->l->split_pool + idx * SPLIT_GROUP;
-    for (uint32_t bytes = r->mask; bytes; bytes &= bytes - 1) {
-        uint32_t byte = lowest_lane(bytes);
-        unsigned long long *cell = (unsigned long long *)&cells[byte];
-        ScRulesVerdict v;
-        uint64_t old = load_shadow(a, (const uint64_t *)cell), next;
-        for (;;) {
-            r->hint = load_shadow(a, &cells[4 + byte]);
-            int res = sc_rules_access_cell(old, r, &next, &v);
-            if (res == SC_RULES_UNCHANGED) {
-                refresh_site(a, r, old, &cells[4 + byte]);
-                break;
-            }
-            if (hint_lags(r, &v, res, old)) {
-                r->hint = catch_up_site(a, &cells[4 + byte], r->hint, old, v.prev_cls);
-                res = sc_rules_access_cell(old, r, &next, &v);
-            }
-            uint64_t seen = atomicCAS(cell, old, next);
-            if (seen == old) {
-                finish(a, r, &v, old, next, &cells[4 + byte], byte, 0);
-                break;
-            }
-            old = seen;
-        }
-    }
+    return v;
 }
 
-/* Splits a word whose bytes need histories of their own: four cells from the pool,
- * filled from the word, swapped in as a marker. Returns what the word holds after the
- * attempt (the marker, or what another thread put there first); 0 when the pool is
- * empty, the access then counted unchecked. */
-static __device__ uint64_t split_word(const Access *a, uint64_t *word, const uint64_t *site_word,
-                                      uint64_t site, uint64_t old)
+/* Holds the word if it still is `old` (acquire: the site word its last holder wrote
+ * goes with it); else returns false with *now its current value. */
+static __device__ bool hold_word(const Access *a, uint64_t *p, uint64_t old, uint64_t *now)
 {
-    /* The cells keep this site word for good: it must describe the word's recorder. */
-    site = catch_up_site(a, site_word, site, old, -1);
+    uint64_t seen;
+    if (a->shared)
+        asm volatile("atom.acquire.cta.cas.b64 %0, [%1], %2, %3;"
+                     : "=l"(seen) : "l"(p), "l"(old), "l"(WORD_HELD) : "memory");
+    else
+        asm volatile("atom.acquire.gpu.cas.b64 %0, [%1], %2, %3;"
+                     : "=l"(seen) : "l"(p), "l"(old), "l"(WORD_HELD) : "memory");
+    if (seen == old)
+        return true;
+    *now = seen == WORD_HELD ? load_word(a, p) : seen;
+    return false;
+}
+
+/* Sets a held word to v and lets it go (release: its site word first). */
+static __device__ void put_word(const Access *a, const Shadow *sh, uint64_t v)
+{
+    if (sh->held)
+        *sh->word = v;
+    else if (a->shared)
+        asm volatile("st.release.cta.u64 [%0], %1;" : : "l"(sh->word), "l"(v) : "memory");
+    else
+        store_release_gpu64(sh->word, v);
+}
+
+/* The four byte cells of a held word whose bytes need histories of their own, filled
+ * from the word and its site word: the word's split marker, or 0 when the pool is
+ * empty (the access then counts unchecked). */
+static __device__ uint64_t split_cells(const Access *a, uint64_t old, uint64_t site)
+{
     uint32_t idx = atomicAdd(&a->l->split_used, 1u);
     if (idx >= a->l->split_cap) {
         count_unchecked(a->l);
@@ -943,50 +883,88 @@ static __device__ uint64_t split_word(const Access *a, uint64_t *word, const uin
         cells[byte] = sc_rules_split_cell(old, byte);
         cells[4 + byte] = cells[byte] ? site : 0;
     }
+    /* The cells before the marker: a thread that reads the marker from the word (which
+     * is not held then) fences before it reads them. */
     __threadfence();
-    uint64_t marker = sc_rules_split_word(idx);
-    uint64_t seen = atomicCAS((unsigned long long *)word, old, marker);
-    return seen == old ? marker : seen;
+    return sc_rules_split_word(idx);
 }
 
-/* One shadow word: the rules' loop (load, decide, swap, retry on a change). */
-static __device__ void check_word(const Access *a, uint64_t *word, uint64_t *site_word)
+static __device__ __forceinline__ int decide(const ScRulesAccess *r, bool cell, uint64_t old,
+                                             uint64_t *next, ScRulesVerdict *v)
 {
-    ScRulesAccess r = a->rules;
+    return cell ? sc_rules_access_cell(old, r, next, v) : sc_rules_access(old, r, next, v);
+}
+
+/* The rules on one word or cell. The verdict is taken first with the site word read
+ * as it is (a guess: only the choice of the reported partner and the rare block alias
+ * depend on it); when the word or its site word must change, the thread holds the
+ * word, decides again with the site word that goes with it, and writes both before it
+ * lets go, so that a site word always describes its word. Returns SC_RULES_SPLIT with
+ * *marker set when the word is split (the caller goes on with the cells), and
+ * SC_RULES_UNCHANGED when the split pool was empty. */
+static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shadow *sh,
+                                   uint32_t byte, uint64_t *marker)
+{
     ScRulesVerdict v;
-    uint64_t old = load_shadow(a, word), next;
+    uint64_t old = sh->held ? *sh->word : load_word(a, sh->word), next;
     for (;;) {
-        /* The site word as it goes with this value of the word (best effort). */
-        r.hint = load_shadow(a, site_word);
-        int res = sc_rules_access(old, &r, &next, &v);
-        if (res == SC_RULES_UNCHANGED) {
-            refresh_site(a, &r, old, site_word);
-            return;
+        if (!sh->cell && sc_rules_is_split(old)) {
+            *marker = old;
+            return SC_RULES_SPLIT;
         }
-        if (hint_lags(&r, &v, res, old)) {
-            r.hint = catch_up_site(a, site_word, r.hint, old, v.prev_cls);
-            res = sc_rules_access(old, &r, &next, &v);
+        r->hint = load_shadow(a, sh->site);
+        int res = decide(r, sh->cell, old, &next, &v);
+        if (res == SC_RULES_UNCHANGED &&
+            sc_rules_site_next(r->hint, old, old, r, a->cur.site, sh->cell) == r->hint)
+            return res;
+        if (!sh->held && !hold_word(a, sh->word, old, &old))
+            continue;
+        /* The rules are a function of the word and the site word: decide again only if
+         * the site word read unheld was not the one that goes with the word. */
+        uint64_t site = load_shadow(a, sh->site);
+        if (site != r->hint) {
+            r->hint = site;
+            res = decide(r, sh->cell, old, &next, &v);
         }
         if (res == SC_RULES_SPLIT) {
-            if (!sc_rules_is_split(old)) {
-                old = split_word(a, word, site_word, r.hint, old);
-                if (!old)
-                    return;
-            }
-            if (sc_rules_is_split(old)) {
-                check_cells(a, &r, old);
-                return;
-            }
-            continue; /* another thread changed the word first: decide again */
+            next = split_cells(a, old, site);
+            put_word(a, sh, next ? next : old);
+            *marker = next;
+            return next ? SC_RULES_SPLIT : SC_RULES_UNCHANGED;
         }
-        uint64_t seen = atomicCAS((unsigned long long *)word, old, next);
-        if (seen == old) {
-            finish(a, &r, &v, old, next, site_word, lowest_lane(r.mask), word);
-            if (r.cls == SC_RULES_CLS_WRITE)
-                rmw_follow_up(a, &r);
-            return;
-        }
-        old = seen;
+        uint64_t next_site = sc_rules_site_next(site, old, next, r, a->cur.site, sh->cell);
+        if (next_site != site)
+            *sh->site = next_site;
+        put_word(a, sh, next);
+        if (res == SC_RULES_RACE || res == SC_RULES_WARN)
+            report(a, r, &v, old, site, byte, !sh->cell);
+        if (!sh->cell && res != SC_RULES_UNCHANGED && r->cls == SC_RULES_CLS_WRITE)
+            rmw_follow_up(a, r);
+        return res;
+    }
+}
+
+/* One shadow word: its own history, or that of the byte cells it was split into, each
+ * byte of the access decided on its own. */
+static __device__ void check_word(const Access *a, uint64_t *word, uint64_t *site_word, bool held)
+{
+    ScRulesAccess r = a->rules;
+    Shadow sh = {word, site_word, false, held};
+    uint64_t marker = 0;
+    if (check_shadow(a, &r, &sh, lowest_lane(r.mask), &marker) != SC_RULES_SPLIT)
+        return;
+    uint64_t idx = sc_rules_split_index(marker);
+    if (idx >= a->l->split_cap) {
+        count_unchecked(a->l);
+        return;
+    }
+    /* Acquire: the splitter filled the cells before it installed the marker. */
+    __threadfence();
+    uint64_t *cells = (uint64_t *)a->l->split_pool + idx * SPLIT_GROUP;
+    for (uint32_t bytes = r.mask; bytes; bytes &= bytes - 1) {
+        uint32_t byte = lowest_lane(bytes);
+        Shadow cell = {&cells[byte], &cells[4 + byte], true, false};
+        check_shadow(a, &r, &cell, byte, &marker);
     }
 }
 
@@ -1037,20 +1015,18 @@ static __device__ void cache_entry_put(const Access *a, ScDevCacheEntry *e)
 /* Lanes of one weak store instruction that write one address: a race when they store
  * different values, benign when the same; either way the lowest lane alone goes on to
  * the shadow. Strong stores are morally strong with each other within a warp, so they
- * go to the rules one by one. `lanes` are the lanes that entered the runtime together
- * (every one of them runs this before any of them can branch away), so each match
- * below is made by exactly the lanes it names. */
+ * go to the rules one by one. `lanes` are the lanes that entered the runtime together,
+ * all at one site (every one of them runs this before any of them can branch away), so
+ * each match below is made by exactly the lanes it names. */
 typedef struct StorePeers {
     uint32_t group;  /* lanes of this instruction on this address, this lane included */
     uint32_t differ; /* those of them that store another value than the lowest lane */
 } StorePeers;
 
-static __device__ __forceinline__ StorePeers store_peers(uint32_t lanes, uint64_t addr,
-                                                         uint32_t site, uint64_t value)
+static __device__ __forceinline__ StorePeers store_peers(uint32_t lanes, uint64_t addr, uint64_t value)
 {
     StorePeers p;
-    uint32_t same_addr = __match_any_sync(lanes, addr);
-    p.group = __match_any_sync(same_addr, site);
+    p.group = __match_any_sync(lanes, addr);
     p.differ = p.group & ~__match_any_sync(p.group, value);
     return p;
 }
@@ -1186,7 +1162,7 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
             word = &entry->shadow;
             site_word = &entry->site;
         }
-        check_word(&a, word, site_word);
+        check_word(&a, word, site_word, entry != 0);
         if (entry)
             cache_entry_put(&a, entry);
     }
@@ -1212,7 +1188,7 @@ extern "C" __device__ void __scord_access(uint64_t addr, uint32_t info, uint32_t
     uint32_t lane = thread_linear() % WARP_SIZE;
     StorePeers peers = {1u << lane, 0};
     if (cls == SC_RULES_CLS_WRITE)
-        peers = store_peers(lanes, addr, site, value);
+        peers = store_peers(lanes, addr, value);
     if (lane == lowest_lane(peers.group))
         check_access(l, slot, addr, info, site, cls, peers);
     __syncwarp(lanes);

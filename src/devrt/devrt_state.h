@@ -17,8 +17,8 @@
 #define SC_SHADOW_CHUNK_SHIFT 16
 #define SC_SHADOW_CHUNK_BYTES (1u << SC_SHADOW_CHUNK_SHIFT)
 #define SC_SHADOW_WORDS_PER_CHUNK (SC_SHADOW_CHUNK_BYTES / 4)
-/* A chunk's shadow: its shadow words, then as many site words (sc_rules_site_pack of
- * the access that last changed the shadow word at the same index). */
+/* A chunk's shadow: its shadow words, then as many site words (src/rules/rules.h: the
+ * recorder's instructions of the shadow word at the same index). */
 #define SC_SHADOW_CHUNK_WORDS (2 * SC_SHADOW_WORDS_PER_CHUNK)
 /* Set by the device in a chunk-table entry when a launch first uses the chunk: the
  * shadow words carry no launch tag, so before the next launch the host clears the

@@ -69,6 +69,10 @@ typedef struct ScCtx {
     unsigned long checked_launches;
     uint64_t unchecked_accesses, unchecked_blocks;
     uint32_t next_site;   /* site ids are unique in the process */
+    /* The SC_ABI_INFO of every access site, by id (0 for other sites): the device
+     * names a previous access by its site alone. */
+    uint32_t *site_infos;
+    size_t cap_site_infos;
     FILE *log;
     bool verbose;
     int error_exitcode;

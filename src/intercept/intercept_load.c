@@ -156,8 +156,20 @@ static void record_linked(const char *origin)
  * holds the context lock. */
 static bool add_sites(const ScInstrResult *res, ScErr *err)
 {
+    size_t need = (size_t)sc_ctx.next_site + res->n_sites;
+    if (need > sc_ctx.cap_site_infos) {
+        size_t cap = need > 2 * sc_ctx.cap_site_infos ? need : 2 * sc_ctx.cap_site_infos;
+        uint32_t *infos = realloc(sc_ctx.site_infos, cap * sizeof *infos);
+        if (!infos)
+            return sc_err_set(err, "out of memory");
+        memset(infos + sc_ctx.cap_site_infos, 0, (cap - sc_ctx.cap_site_infos) * sizeof *infos);
+        sc_ctx.site_infos = infos;
+        sc_ctx.cap_site_infos = cap;
+    }
     for (uint32_t i = 0; i < res->n_sites; i++) {
         const ScInstrSite *s = &res->sites[i];
+        if (s->kind == SC_INSTR_SITE_ACCESS && s->id < sc_ctx.cap_site_infos)
+            sc_ctx.site_infos[s->id] = s->info;
         ScReportFrame frames[16];
         uint32_t n = s->n_frames < 16 ? s->n_frames : 16;
         for (uint32_t f = 0; f < n; f++)

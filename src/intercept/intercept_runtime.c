@@ -482,6 +482,17 @@ static void side_from_dev(uint32_t site, uint32_t info, uint32_t block, uint32_t
     out->scope = scope <= SC_ABI_SCOPE_SYS ? (uint8_t)scope : SC_RACE_SCOPE_NONE;
 }
 
+/* The device names a previous access by its site and kind, with no size: the rest
+ * of its info comes from the site (the space, resolved on the device, from the
+ * record). The caller holds sc_ctx.lock. */
+static uint32_t prev_info(uint32_t site, uint32_t info)
+{
+    if (SC_ABI_INFO_SIZE(info) != 0 || info == SC_DEV_INFO_BARRIER || info == SC_DEV_INFO_ABSENT ||
+        site == SC_DEV_SITE_NONE || site >= sc_ctx.cap_site_infos || !sc_ctx.site_infos[site])
+        return info;
+    return (sc_ctx.site_infos[site] & ~(7u << 18)) | (info & (7u << 18));
+}
+
 void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream stream)
 {
     if (!chk->active)
@@ -501,6 +512,7 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
     size_t n = 0;
     if (dev && recs && d.dtoh(&desc, rt->launch, sizeof desc) == CUDA_SUCCESS &&
         d.dtoh(dev, rt->records, rt->records_cap * sizeof *dev) == CUDA_SUCCESS) {
+        pthread_mutex_lock(&sc_ctx.lock); /* site_infos */
         for (uint32_t i = 0; i < rt->records_cap; i++) {
             const ScDevRecord *r = &dev[i];
             if (r->key == 0 || r->key == SC_DEV_KEY_BUSY)
@@ -516,11 +528,10 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
                        : space == SC_ABI_SPACE_SHARED ? SC_RACE_SPACE_SHARED
                                                       : SC_RACE_SPACE_GLOBAL;
             side_from_dev(r->cur_site, r->cur_info, r->cur_block, r->cur_thread, chk, &o->cur);
-            side_from_dev(r->prev_site, r->prev_info, r->prev_block, r->prev_thread, chk,
-                          &o->prev);
+            side_from_dev(r->prev_site, prev_info(r->prev_site, r->prev_info), r->prev_block,
+                          r->prev_thread, chk, &o->prev);
         }
         uint64_t dropped = desc.records_used > n ? desc.records_used - n : 0;
-        pthread_mutex_lock(&sc_ctx.lock);
         ScReportLaunch launch = {
             .kernel = chk->kernel,
             .number = ++sc_ctx.checked_launches,

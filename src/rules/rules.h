@@ -383,110 +383,145 @@ SC_HD static inline uint64_t sc_rules_split_cell(uint64_t word, unsigned byte)
 
 /* ---- The site word ------------------------------------------------------------------ */
 
-/* What the report needs of the recorded access and the word cannot hold: a second,
- * plain 64-bit word next to the shadow word. The runtime writes it with a plain store
- * after a CAS that made the accessing thread the recorder (sc_rules_records), so it
- * is best effort: it may lag the word or belong to a later access of the recorder.
- *   bits  0..23  site id          40..48  block index bits 14..22 (the word has 0..13)
- *        24..26  ScRulesCls       49..52  semantics code of the runtime (opaque)
- *        27..29  ScRulesScope     53..55  log2 of the access size in bytes
- *        30..39  thread index     56..62  the access's clock tag; 63: 1 (valid)
- * The clock tag mixes the access's sync clock, its warp's barrier clock and its block
- * (sc_rules_clock_tag), so that a site word left from the same thread's access before a
- * barrier or a __syncwarp, or by the same thread index of another block, does not pass
- * for the recorded one. */
-#define SC_RULES_SITE_BITS 24
+/* What the report needs of the recorded accesses and the word cannot hold: a second
+ * 64-bit word next to the shadow word, naming the instructions of the recorder's own
+ * accesses the word holds, one per family (reads; weak, strong and atomic writes).
+ * The runtime writes it only while it holds the word (its lock, or that of the
+ * metadata cache entry), in the same critical section as the word itself, so read
+ * under that lock it always describes the word's value.
+ *   bits  0..24  read site + 1 (0: none)       27..51  write site + 1 (0: none)
+ *        25      the read is strong            52..53  write class: 0 weak, 1 strong,
+ *        26      the read is block-scoped               2 atomic
+ *                                              54      the write is block-scoped
+ *        55..63  the recorder's block index, bits 14..22 (the word has 0..13)
+ * Site ids above SC_RULES_SITE_MAX are not kept: such a partner is reported without
+ * its instruction. */
+#define SC_RULES_SITE_BITS 25
+#define SC_RULES_SITE_MAX ((1u << SC_RULES_SITE_BITS) - 2u)
+#define SC_RULES_SITE_NONE 0xffffffffu
+#define SC_RULES_SITE_WRITE_SHIFT 27
+#define SC_RULES_SITE_BLK_SHIFT 55
 
-/* 7 bits of (bar, sync, the low 14 bits of the block index): one step of either clock
- * always changes it (19 is odd and below 128), several steps collide with probability
- * about 1/128, and so do two blocks (a multiplicative hash of the index): the site word
- * of the same thread index in another block, at the same clocks, does not pass for
- * the recorder's (seen on the H100: an atomicAdd_block of block 0 named as the partner
- * of another block's atomicAdd). */
-SC_HD static inline unsigned sc_rules_clock_tag(unsigned bar, unsigned sync, unsigned blk)
+SC_HD static inline int rules_is_read(int c)
 {
-    unsigned blk_hash = ((blk & ((1u << SC_RULES_BLK_BITS) - 1u)) * 0x9e3779b1u) >> 25;
-    return (sync + 19u * bar + blk_hash) & 0x7fu;
+    return c == SC_RULES_CLS_READ || c == SC_RULES_CLS_SREAD;
 }
 
-SC_HD static inline uint64_t sc_rules_site_pack(uint32_t site, const ScRulesAccess *a,
-                                                uint32_t sem, uint32_t size)
+/* A cta- or cluster-scoped access includes only its own block's threads. */
+SC_HD static inline int rules_block_scoped(int scope)
 {
-    uint32_t lg = 0;
-    while (lg < 7 && (1u << lg) < size)
-        lg++;
-    return (uint64_t)(site & 0xffffffu) | ((uint64_t)(a->cls & 7u) << 24) |
-           ((uint64_t)(a->scope & 7u) << 27) | ((uint64_t)(a->tid & 0x3ffu) << 30) |
-           ((uint64_t)((a->blk >> SC_RULES_BLK_BITS) & 0x1ffu) << 40) |
-           ((uint64_t)(sem & 0xfu) << 49) | ((uint64_t)lg << 53) |
-           ((uint64_t)sc_rules_clock_tag(a->bar_own, a->sync_now, a->blk) << 56) |
-           ((uint64_t)1 << 63);
+    return scope == SC_RULES_SCOPE_CTA || scope == SC_RULES_SCOPE_CLUSTER;
 }
 
-SC_HD static inline uint32_t sc_rules_site_id(uint64_t site)
+/* The 27 bits of a family's slot for access a at site `id`. */
+SC_HD static inline uint64_t rules_site_slot(const ScRulesAccess *a, uint32_t id)
 {
-    return (uint32_t)(site & 0xffffffu);
+    uint64_t site = id <= SC_RULES_SITE_MAX ? (uint64_t)id + 1u : 0u;
+    uint64_t kind = rules_is_read(a->cls) ? (a->cls == SC_RULES_CLS_SREAD)
+                    : a->cls == SC_RULES_CLS_WRITE ? 0u
+                    : a->cls == SC_RULES_CLS_SWRITE ? 1u
+                                                    : 2u;
+    uint64_t block = (uint64_t)rules_block_scoped(a->scope);
+    return rules_is_read(a->cls) ? site | kind << 25 | block << 26 : site | kind << 25 | block << 27;
 }
 
-SC_HD static inline unsigned sc_rules_site_cls(uint64_t site)
+/* The slot of the family of class c. */
+SC_HD static inline uint64_t rules_site_slot_of(uint64_t site, int c)
 {
-    return (unsigned)(site >> 24) & 7u;
+    return rules_is_read(c) ? site & 0x7ffffffu
+                            : (site >> SC_RULES_SITE_WRITE_SHIFT) & 0xfffffffu;
 }
 
-SC_HD static inline unsigned sc_rules_site_scope(uint64_t site)
+/* The class a non-empty slot of the family of c names. */
+SC_HD static inline int rules_site_slot_cls(uint64_t slot, int c)
 {
-    return (unsigned)(site >> 27) & 7u;
+    unsigned kind = (unsigned)(slot >> 25) & (rules_is_read(c) ? 1u : 3u);
+    if (rules_is_read(c))
+        return kind ? SC_RULES_CLS_SREAD : SC_RULES_CLS_READ;
+    return kind == 0 ? SC_RULES_CLS_WRITE : kind == 1 ? SC_RULES_CLS_SWRITE : SC_RULES_CLS_ATOMIC;
 }
 
-SC_HD static inline unsigned sc_rules_site_tid(uint64_t site)
+SC_HD static inline int rules_site_slot_block_scoped(uint64_t slot, int c)
 {
-    return (unsigned)(site >> 30) & 0x3ffu;
+    return (int)(slot >> (rules_is_read(c) ? 26 : 27)) & 1;
 }
 
-SC_HD static inline unsigned sc_rules_site_sem(uint64_t site)
+/* After `old` became `next` for access a at site `id`, holding the word (or the byte
+ * cell, `cell`): the new site word. A thread that becomes the recorder starts it over;
+ * the recorder again at the same clocks (the same `who`, the same block) keeps the
+ * other family's slot; a strong read that joined the history without recording leaves
+ * it as it is, unless it moved the recorder's clocks. A word's slot names one
+ * instruction for every byte the word's history covers, so it names none when that
+ * instruction left some of them out (a byte cell has one byte: always named). */
+SC_HD static inline uint64_t sc_rules_site_next(uint64_t site, uint64_t old, uint64_t next,
+                                                const ScRulesAccess *a, uint32_t id, int cell)
 {
-    return (unsigned)(site >> 49) & 0xfu;
+    if (((next ^ sc_rules_who(a)) & SC_RULES_WHO_FIELD) != 0) {
+        /* Not the recorder. A strong read that moved the recorder's clocks on (a
+         * partial sync of other lanes) leaves no access of it at the word's clocks. */
+        if (((next ^ old) & SC_RULES_WHO_FIELD) == 0)
+            return site;
+        return site & ((uint64_t)0x1ffu << SC_RULES_SITE_BLK_SHIFT);
+    }
+    uint64_t blk_hi = (uint64_t)((a->blk >> SC_RULES_BLK_BITS) & 0x1ffu);
+    uint64_t ids = (1u << SC_RULES_SITE_BITS) - 1u;
+    uint32_t old_mask = (uint32_t)(old & SC_RULES_MASK_FIELD);
+    uint32_t next_mask = (uint32_t)(next & SC_RULES_MASK_FIELD);
+    int same = old != 0 && ((old ^ next) & SC_RULES_WHO_FIELD) == 0 && site != 0 &&
+               (site >> SC_RULES_SITE_BLK_SHIFT) == blk_hi;
+    uint64_t slot = rules_site_slot(a, id);
+    if (!cell && (a->mask & next_mask) != next_mask)
+        slot &= ~ids;
+    /* The other family's slot, its instruction kept while the bytes it covered are the
+     * word's. */
+    uint64_t other = 0;
+    if (same) {
+        int oc = rules_is_read(a->cls) ? SC_RULES_CLS_WRITE : SC_RULES_CLS_READ;
+        other = rules_site_slot_of(site, oc);
+        if (!cell && next_mask != old_mask)
+            other &= ~ids;
+    }
+    uint64_t out = blk_hi << SC_RULES_SITE_BLK_SHIFT;
+    if (rules_is_read(a->cls))
+        out |= slot | other << SC_RULES_SITE_WRITE_SHIFT;
+    else
+        out |= slot << SC_RULES_SITE_WRITE_SHIFT | other;
+    return out;
 }
 
-/* The access size in bytes (PTX sizes are powers of two; others round up). */
-SC_HD static inline unsigned sc_rules_site_size(uint64_t site)
+/* The instruction of the recorder's access of class c the site word names, or
+ * SC_RULES_SITE_NONE (none of that class is its latest of the family, or the id was
+ * too large to keep). */
+SC_HD static inline uint32_t sc_rules_site_of(uint64_t site, int c)
 {
-    return 1u << ((unsigned)(site >> 53) & 7u);
+    uint64_t slot = rules_site_slot_of(site, c);
+    uint32_t id = (uint32_t)(slot & ((1u << SC_RULES_SITE_BITS) - 1u));
+    if (id == 0 || rules_site_slot_cls(slot, c) != c)
+        return SC_RULES_SITE_NONE;
+    return id - 1u;
 }
 
 /* The recorded accessor's block index from its word and site word (23 bits). */
 SC_HD static inline uint32_t sc_rules_site_blk(uint64_t site, uint64_t word)
 {
-    return (uint32_t)(((site >> 40) & 0x1ffu) << SC_RULES_BLK_BITS) |
+    return (uint32_t)((site >> SC_RULES_SITE_BLK_SHIFT) << SC_RULES_BLK_BITS) |
            (uint32_t)((word >> SC_RULES_BLK_SHIFT) & ((1u << SC_RULES_BLK_BITS) - 1u));
 }
 
-/* Does the site word describe the recorder's access at the word's clocks (same thread
- * index, same clock tag)? A site word of an older access, or a word whose clock a
- * concurrent strong read moved on, does not match. */
-SC_HD static inline int sc_rules_site_matches(uint64_t site, uint64_t word)
-{
-    unsigned bar = (unsigned)(word >> SC_RULES_BAR_SHIFT) & ((1u << SC_RULES_BAR_BITS) - 1u);
-    unsigned sync = (unsigned)(word >> SC_RULES_SYNC_SHIFT) & ((1u << SC_RULES_SYNC_BITS) - 1u);
-    unsigned blk = (unsigned)(word >> SC_RULES_BLK_SHIFT) & ((1u << SC_RULES_BLK_BITS) - 1u);
-    return (site >> 63) &&
-           sc_rules_site_tid(site) == (unsigned)(((word >> SC_RULES_WARP_SHIFT) & 31u) * 32u +
-                                                 ((word >> SC_RULES_LANE_SHIFT) & 31u)) &&
-           ((site >> 56) & 0x7fu) == sc_rules_clock_tag(bar, sync, blk);
-}
-
 /* The word keeps 14 bits of the block index: blocks 2^14 apart look alike. Such blocks
- * are never resident together, but a later one meets an earlier one's history. When the
- * site word describes the recorder, its high bits tell them apart (a lagging site word
- * leaves the alias: missed races, never false ones). */
+ * are never resident together, but a later one meets an earlier one's history, and the
+ * site word's high bits tell them apart. (Only a site word read under the word's lock
+ * is sure to go with the word: the runtime decides again under it before it changes
+ * the word, so an alias seen through a stale one may at most skip a change.) */
 SC_HD static inline int rules_block_alias(const ScRulesAccess *a, uint64_t word)
 {
-    return sc_rules_site_matches(a->hint, word) &&
-           ((a->hint >> 40) & 0x1ffu) != ((a->blk >> SC_RULES_BLK_BITS) & 0x1ffu);
+    (void)word;
+    return a->hint != 0 &&
+           (a->hint >> SC_RULES_SITE_BLK_SHIFT) != ((a->blk >> SC_RULES_BLK_BITS) & 0x1ffu);
 }
 
-/* After a successful CAS of `word` for access a: write the site word? (a is the
- * recorder now; a concurrent strong read leaves the previous recorder and its site.) */
+/* After a successful change of `word` for access a: is a the recorder now? (A
+ * concurrent strong read leaves the previous recorder and its site word.) */
 SC_HD static inline int sc_rules_records(uint64_t word, const ScRulesAccess *a)
 {
     return ((word ^ sc_rules_who(a)) & SC_RULES_WHO_FIELD) == 0;
@@ -533,12 +568,6 @@ SC_HD static inline int rules_is_write(int c)
 SC_HD static inline int rules_is_strong(int c)
 {
     return c == SC_RULES_CLS_SREAD || c == SC_RULES_CLS_SWRITE || c == SC_RULES_CLS_ATOMIC;
-}
-
-/* A cta- or cluster-scoped access includes only its own block's threads. */
-SC_HD static inline int rules_block_scoped(int scope)
-{
-    return scope == SC_RULES_SCOPE_CTA || scope == SC_RULES_SCOPE_CLUSTER;
 }
 
 /* Bit length: the log2 size of the smallest aligned tile holding lanes a and b. */
@@ -849,17 +878,22 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
      * even if its summary may also hold this thread's own. */
     if (racing == 1 && best_rank == 0 && !(fp == RULES_FP_MIXED && rules_is_strong(race_c)))
         best_rank = 1;
-    if (race_c >= 0 && sc_rules_site_matches(a->hint, sc_rules_encode(s)) && !r.same_thr &&
-        !rules_ordered(&r, SC_RULES_POS_SELF)) {
-        int hc = (int)sc_rules_site_cls(a->hint), cause = 0;
-        if (hc < SC_RULES_NCLS && s->reach[hc] >= SC_RULES_POS_SELF &&
+    /* The site word names the recorder's latest access of each family: a racing one
+     * is the exact partner (the write first, the more telling). */
+    for (int fam = 0; race_c >= 0 && fam < 2 && !r.same_thr && !rules_ordered(&r, SC_RULES_POS_SELF);
+         fam++) {
+        int probe = fam == 0 ? SC_RULES_CLS_WRITE : SC_RULES_CLS_READ;
+        uint64_t slot = rules_site_slot_of(a->hint, probe);
+        int hc = rules_site_slot_cls(slot, probe), cause = 0;
+        if ((slot & ((1u << SC_RULES_SITE_BITS) - 1u)) && s->reach[hc] >= SC_RULES_POS_SELF &&
             fp != RULES_FP_MIXED &&
-            rules_pair(&r, a, hc, rules_block_scoped((int)sc_rules_site_scope(a->hint)),
-                       SC_RULES_POS_SELF, fp, &cause) == 1) {
+            rules_pair(&r, a, hc, rules_site_slot_block_scoped(slot, probe), SC_RULES_POS_SELF, fp,
+                       &cause) == 1) {
             SC_RULES_COV(RACE_HINT);
             race_c = hc;
             race_cause = cause;
             best_rank = 3;
+            break;
         }
     }
 

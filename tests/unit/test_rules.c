@@ -144,9 +144,12 @@ TEST(split_marker_and_site_word)
     CHECK(sc_rules_split_cell(w, 2) == w);
     CHECK(sc_rules_split_cell(w, 3) == 0);
 
+    /* The site word: one slot per family, the block's high bits, and nothing that an
+     * id too large to keep could spill into. */
     ScRulesAccess a = {0};
     a.cls = SC_RULES_CLS_ATOMIC;
-    a.scope = SC_RULES_SCOPE_SYS;
+    a.scope = SC_RULES_SCOPE_CTA;
+    a.mask = 0xf;
     a.tid = 1023;
     a.sync_now = SC_RULES_SYNC_MOD - 1;
     a.blk = 0x7fffffu; /* 23 bits: 14 in the word, 9 in the site word */
@@ -154,23 +157,49 @@ TEST(split_marker_and_site_word)
     s.warp = 31;
     s.lane = 31;
     s.sync = SC_RULES_SYNC_MOD - 1;
-    uint64_t site = sc_rules_site_pack(0xabcdefu, &a, 0xf, 128);
-    CHECK(sc_rules_site_id(site) == 0xabcdefu);
-    CHECK_INT(SC_RULES_CLS_ATOMIC, sc_rules_site_cls(site));
-    CHECK_INT(SC_RULES_SCOPE_SYS, sc_rules_site_scope(site));
-    CHECK_INT(1023, sc_rules_site_tid(site));
-    CHECK_INT(0xf, sc_rules_site_sem(site));
-    CHECK_INT(128, sc_rules_site_size(site));
-    CHECK_INT(1, sc_rules_site_size(sc_rules_site_pack(0, &a, 0, 1)));
-    CHECK_INT(16, sc_rules_site_size(sc_rules_site_pack(0, &a, 0, 16)));
-    CHECK(sc_rules_site_blk(site, sc_rules_encode(&s)) == a.blk);
-    CHECK(sc_rules_site_matches(site, sc_rules_encode(&s)));
-    s.sync = 3; /* the word's clock moved on: an older access's site word */
-    CHECK(!sc_rules_site_matches(site, sc_rules_encode(&s)));
-    s.sync = SC_RULES_SYNC_MOD - 1;
-    s.lane = 30;
-    CHECK(!sc_rules_site_matches(site, sc_rules_encode(&s)));
-    CHECK(!sc_rules_site_matches(0, 0));
+    uint64_t word = sc_rules_who(&a) | 0xf;
+    uint64_t site = sc_rules_site_next(0, 0, word, &a, SC_RULES_SITE_MAX, 0);
+    CHECK(sc_rules_site_of(site, AT) == SC_RULES_SITE_MAX);
+    CHECK(sc_rules_site_of(site, SW) == SC_RULES_SITE_NONE);
+    CHECK(sc_rules_site_of(site, W) == SC_RULES_SITE_NONE);
+    CHECK(sc_rules_site_of(site, R) == SC_RULES_SITE_NONE);
+    CHECK(sc_rules_site_blk(site, word) == a.blk);
+    /* The same thread at the same clocks: its read joins, the atomic stays named. */
+    ScRulesAccess rd = a;
+    rd.cls = SC_RULES_CLS_SREAD;
+    uint64_t both = sc_rules_site_next(site, word, word, &rd, 0, 0);
+    CHECK(sc_rules_site_of(both, SR) == 0);
+    CHECK(sc_rules_site_of(both, R) == SC_RULES_SITE_NONE);
+    CHECK(sc_rules_site_of(both, AT) == SC_RULES_SITE_MAX);
+    CHECK(sc_rules_site_blk(both, word) == a.blk);
+    /* An id too large to keep leaves its slot empty, never another's. */
+    uint64_t big_id = sc_rules_site_next(both, word, word, &rd, SC_RULES_SITE_MAX + 1, 0);
+    CHECK(sc_rules_site_of(big_id, SR) == SC_RULES_SITE_NONE);
+    CHECK(sc_rules_site_of(big_id, AT) == SC_RULES_SITE_MAX);
+    /* Another thread that becomes the recorder starts the site word over. */
+    ScRulesAccess other = rd;
+    other.tid = 5;
+    uint64_t word2 = sc_rules_who(&other) | 0xf;
+    uint64_t fresh = sc_rules_site_next(both, word, word2, &other, 9, 0);
+    CHECK(sc_rules_site_of(fresh, SR) == 9);
+    CHECK(sc_rules_site_of(fresh, AT) == SC_RULES_SITE_NONE);
+    /* A concurrent strong read that leaves the recorder recorded leaves its site word. */
+    CHECK(sc_rules_site_next(both, word, word, &other, 9, 0) == both);
+    /* An access that leaves out bytes of the word's history names no instruction for
+     * them, and the other family's instruction no longer covers the word either. */
+    ScRulesAccess half = rd;
+    half.mask = 0x3;
+    uint64_t part = sc_rules_site_next(0, 0, word & ~(uint64_t)0xc, &half, 4, 0);
+    CHECK(sc_rules_site_of(part, SR) == 4);
+    part = sc_rules_site_next(part, word & ~(uint64_t)0xc, word, &a, 6, 0);
+    CHECK(sc_rules_site_of(part, AT) == 6);
+    CHECK(sc_rules_site_of(part, SR) == SC_RULES_SITE_NONE);
+    ScRulesAccess high = a;
+    high.mask = 0xc;
+    part = sc_rules_site_next(part, word, word, &high, 8, 0);
+    CHECK(sc_rules_site_of(part, AT) == SC_RULES_SITE_NONE);
+    /* A byte cell is one byte: any access to it names itself. */
+    CHECK(sc_rules_site_of(sc_rules_site_next(part, word, word, &high, 8, 1), AT) == 8);
 }
 
 TEST(counters_wrap_at_odd_period)
@@ -445,7 +474,7 @@ TEST(site_word_names_the_recorders_racing_access)
     CHECK_INT(SC_RULES_OK, sc_rules_access(x, &a, &n, &v));
     x = n;
     CHECK(sc_rules_records(x, &a));
-    site = sc_rules_site_pack(77, &a, 2, 4);
+    site = sc_rules_site_next(0, 0, x, &a, 77, 0);
     a = mk(0, 0, R, NONE, 0xf);
     a.hint = site;
     CHECK_INT(SC_RULES_RACE, sc_rules_access(x, &a, &n, &v));
@@ -453,11 +482,37 @@ TEST(site_word_names_the_recorders_racing_access)
     CHECK_INT(1, v.prev_exact);
     CHECK_INT(SC_RULES_CAUSE_MISSING_SYNCWARP, v.cause);
     CHECK(v.flags & SC_RULES_V_CAUSE_SURE);
+    CHECK(sc_rules_site_of(site, SW) == 77);
     /* Without it the atomic, the more telling of the two, is named. */
     a.hint = 0;
     sc_rules_access(x, &a, &n, &v);
     CHECK_INT(AT, v.prev_cls);
     CHECK_INT(SC_RULES_CAUSE_ATOMIC_VS_PLAIN, v.cause);
+}
+
+TEST(site_word_names_a_read_the_recorder_followed_with_an_atomic)
+{
+    /* Check-then-act: block 4's plain read, then its atomicCAS; block 0's atomicCAS
+     * races with the read, which the site word still names beside the atomic. */
+    ScRulesVerdict v;
+    uint64_t x = 0, site = 0, n;
+    world(0, 0);
+    ScRulesAccess a = mk(4, 0, R, NONE, 0xf);
+    sc_rules_access(x, &a, &n, &v);
+    site = sc_rules_site_next(site, x, n, &a, 18, 0);
+    x = n;
+    a = mk(4, 0, AT, GPU, 0xf);
+    a.hint = site;
+    CHECK_INT(SC_RULES_OK, sc_rules_access(x, &a, &n, &v));
+    site = sc_rules_site_next(site, x, n, &a, 19, 0);
+    x = n;
+    a = mk(0, 0, AT, GPU, 0xf);
+    a.hint = site;
+    CHECK_INT(SC_RULES_RACE, sc_rules_access(x, &a, &n, &v));
+    CHECK_INT(SC_RULES_CAUSE_ATOMIC_VS_PLAIN, v.cause);
+    CHECK_INT(R, v.prev_cls);
+    CHECK_INT(1, v.prev_exact);
+    CHECK(sc_rules_site_of(site, v.prev_cls) == 18);
 }
 
 TEST(cell_of_two_footprints_is_conservative)
@@ -488,8 +543,9 @@ TEST(blocks_that_alias_in_the_word_are_told_apart_by_the_site_word)
     uint64_t x = 0, n;
     world(0, 0);
     ScRulesAccess a = mk(3, 0, W, NONE, 0xf);
+    uint64_t before = x;
     run(&x, a, &v);
-    uint64_t site = sc_rules_site_pack(5, &a, 0, 4);
+    uint64_t site = sc_rules_site_next(0, before, x, &a, 5, 0);
     a = mk(3 + (1u << SC_RULES_BLK_BITS), 0, W, NONE, 0xf);
     a.hint = site;
     CHECK_INT(SC_RULES_RACE, sc_rules_access(x, &a, &n, &v));
@@ -499,46 +555,29 @@ TEST(blocks_that_alias_in_the_word_are_told_apart_by_the_site_word)
     a = mk(3, 0, R, NONE, 0xf);
     a.hint = site;
     CHECK(sc_rules_access(x, &a, &n, &v) != SC_RULES_RACE);
-    /* Without a site word that describes the recorder the alias stays (a miss). */
+    /* Without a site word the alias stays (a miss). */
     a = mk(3 + (1u << SC_RULES_BLK_BITS), 0, W, NONE, 0xf);
     CHECK(sc_rules_access(x, &a, &n, &v) != SC_RULES_RACE);
 }
 
-TEST(site_word_of_an_access_before_a_barrier_does_not_match)
+TEST(site_word_starts_over_when_the_recorder_passes_a_barrier)
 {
-    /* Same thread, same sync clock, one barrier apart: the clock tag differs. */
+    /* Same thread, one barrier apart: its earlier read is no longer its own access at
+     * the word's clocks, and the site word stops naming it. */
     ScRulesVerdict v;
-    uint64_t x = 0;
+    uint64_t x = 0, site = 0, n;
     world(0, 0);
-    ScRulesAccess a = mk(0, 0, W, NONE, 0xf);
-    run(&x, a, &v);
-    uint64_t before = sc_rules_site_pack(1, &a, 0, 4);
-    CHECK(sc_rules_site_matches(before, x));
+    ScRulesAccess a = mk(0, 0, R, NONE, 0xf);
+    sc_rules_access(x, &a, &n, &v);
+    site = sc_rules_site_next(site, x, n, &a, 1, 0);
+    x = n;
     sc_rules_block_barrier(&bclk[0], 3u);
     a = mk(0, 0, W, NONE, 0xf);
-    run(&x, a, &v);
-    CHECK(!sc_rules_site_matches(before, x));
-    CHECK(sc_rules_site_matches(sc_rules_site_pack(2, &a, 0, 4), x));
-    for (unsigned blk = 0; blk < 3; blk++)
-        for (unsigned bar = 0; bar < SC_RULES_BAR_MOD; bar++)
-            for (unsigned sync = 0; sync < SC_RULES_SYNC_MOD; sync++) {
-                unsigned t = sc_rules_clock_tag(bar, sync, blk);
-                CHECK(t != sc_rules_clock_tag((bar + 1) % SC_RULES_BAR_MOD, sync, blk) ||
-                      bar + 1 == SC_RULES_BAR_MOD);
-                CHECK(t != sc_rules_clock_tag(bar, (sync + 1) % SC_RULES_SYNC_MOD, blk) ||
-                      sync + 1 == SC_RULES_SYNC_MOD);
-            }
-    /* The same thread index in another block at the same clocks: another tag for the
-     * blocks of a small grid, and about 1 in 128 pairs alike over a large one. */
-    unsigned alike = 0;
-    for (unsigned blk = 1; blk < 4096; blk++) {
-        CHECK(blk >= 8 || sc_rules_clock_tag(0, 0, blk) != sc_rules_clock_tag(0, 0, 0));
-        alike += sc_rules_clock_tag(5, 9, blk) == sc_rules_clock_tag(5, 9, blk - 1);
-    }
-    CHECK(alike < 4096 / 64);
-    ScRulesAccess other = a;
-    other.blk = a.blk + 1;
-    CHECK(!sc_rules_site_matches(sc_rules_site_pack(2, &other, 0, 4), x));
+    a.hint = site;
+    sc_rules_access(x, &a, &n, &v);
+    site = sc_rules_site_next(site, x, n, &a, 2, 0);
+    CHECK(sc_rules_site_of(site, W) == 2);
+    CHECK(sc_rules_site_of(site, R) == SC_RULES_SITE_NONE);
 }
 
 int main(void)
@@ -563,6 +602,7 @@ int main(void)
     RUN(site_word_names_the_recorders_racing_access);
     RUN(cell_of_two_footprints_is_conservative);
     RUN(blocks_that_alias_in_the_word_are_told_apart_by_the_site_word);
-    RUN(site_word_of_an_access_before_a_barrier_does_not_match);
+    RUN(site_word_starts_over_when_the_recorder_passes_a_barrier);
+    RUN(site_word_names_a_read_the_recorder_followed_with_an_atomic);
     return TEST_REPORT();
 }
