@@ -29,10 +29,11 @@ enum {
  * masks report anyway. */
 #define SITE_TRIES 4
 /* A shadow word or cell that a thread holds while it changes it and its site word
- * together. Never a history: as a split marker it would name pool entry 2^60 - 2. */
+ * together (before sm_90, which swaps both at once). Never a history: as a split
+ * marker it would name pool entry 2^60 - 2. */
 #define WORD_HELD (~(uint64_t)0xf)
 #define BARRIER_IDS 16u
-#define SPLIT_GROUP 8u /* uint64_t per split word in the pool: 4 cells, 4 site words */
+#define SPLIT_GROUP 8u /* uint64_t per split word in the pool: 4 cells, each with its site word */
 /* ScDevBlock.bar_state above the clock's now: every entry of the clock equals now;
  * the clock was lost (the block's accesses are no longer checked). */
 #define BAR_UNIFORM (1u << 16)
@@ -727,10 +728,11 @@ static __device__ __forceinline__ bool chunk_checked(const ScDevLaunch *l, uint6
     return chunk && (!(chunk & SC_SHADOW_CACHED) || l->cache);
 }
 
-/* The shadow word of a global address in the shadow of its (uncached) chunk. */
+/* The shadow word of a global address in the shadow of its (uncached) chunk; its site
+ * word follows it. */
 static __device__ __forceinline__ uint64_t *chunk_word(uint64_t chunk, uint64_t addr)
 {
-    return (uint64_t *)(chunk & ~SC_SHADOW_FLAGS) + ((addr & (SC_SHADOW_CHUNK_BYTES - 1)) >> 2);
+    return (uint64_t *)(chunk & ~SC_SHADOW_FLAGS) + 2 * ((addr & (SC_SHADOW_CHUNK_BYTES - 1)) >> 2);
 }
 
 /* What every check of one access shares. */
@@ -816,18 +818,18 @@ static __device__ void rmw_follow_up(const Access *a, const ScRulesAccess *r)
     record_race(a->l, th->rmw_cause, a->base + lowest_lane(r->mask), &a->cur, &prev);
 }
 
-/* ---- holding a shadow word ------------------------------------------------------ */
+/* ---- changing a shadow word with its site word ---------------------------------- */
 
-/* A word or cell, its site word, and whether the caller holds them already (a
- * metadata cache entry's lock). The words of shared memory's shadow are used by one
- * block only: block scope orders them. */
+/* A shadow word (or byte cell), its site word right after it (16-byte aligned), and
+ * whether the caller holds them already (a metadata cache entry's lock). The words of
+ * shared memory's shadow are used by one block only: block scope orders them. */
 typedef struct Shadow {
     uint64_t *word, *site;
     bool cell;
     bool held;
 } Shadow;
 
-/* The word's value once no other thread holds it. */
+/* The word's value once no other thread holds it (only the sm_75 text holds words). */
 static __device__ uint64_t load_word(const Access *a, const uint64_t *p)
 {
     uint32_t pause = CACHE_PAUSE_MIN_NS;
@@ -840,8 +842,62 @@ static __device__ uint64_t load_word(const Access *a, const uint64_t *p)
     return v;
 }
 
-/* Holds the word if it still is `old` (acquire: the site word its last holder wrote
- * goes with it); else returns false with *now its current value. */
+/* The four byte cells of a word whose bytes need histories of their own, filled from
+ * the word and its site word: the word's split marker, or 0 when the pool is empty (the
+ * access then counts unchecked). */
+static __device__ uint64_t split_cells(const Access *a, uint64_t old, uint64_t site)
+{
+    uint32_t idx = atomicAdd(&a->l->split_used, 1u);
+    if (idx >= a->l->split_cap) {
+        count_unchecked(a->l);
+        return 0;
+    }
+    uint64_t *cells = (uint64_t *)a->l->split_pool + (uint64_t)idx * SPLIT_GROUP;
+    for (uint32_t byte = 0; byte < 4; byte++) {
+        cells[2 * byte] = sc_rules_split_cell(old, byte);
+        cells[2 * byte + 1] = cells[2 * byte] ? site : 0;
+    }
+    /* The cells before the marker: a thread that reads the marker fences before it
+     * reads them. */
+    __threadfence();
+    return sc_rules_split_word(idx);
+}
+
+#if __CUDA_ARCH__ >= 900
+/* sm_90: swaps the pair (word, site word) from (*old, *site) to (next, next_site) in
+ * one 128-bit compare-and-swap; on failure *old and *site hold the pair found, read
+ * together. */
+static __device__ bool swap_pair(const Access *a, uint64_t *word, uint64_t *old, uint64_t *site,
+                                 uint64_t next, uint64_t next_site)
+{
+    uint64_t seen_word, seen_site;
+    if (a->shared)
+        asm volatile("{\n\t.reg .b128 cmp, val, got;\n\t"
+                     "mov.b128 cmp, {%2, %3};\n\tmov.b128 val, {%4, %5};\n\t"
+                     "atom.relaxed.cta.cas.b128 got, [%6], cmp, val;\n\t"
+                     "mov.b128 {%0, %1}, got;\n\t}"
+                     : "=l"(seen_word), "=l"(seen_site)
+                     : "l"(*old), "l"(*site), "l"(next), "l"(next_site), "l"(word)
+                     : "memory");
+    else
+        asm volatile("{\n\t.reg .b128 cmp, val, got;\n\t"
+                     "mov.b128 cmp, {%2, %3};\n\tmov.b128 val, {%4, %5};\n\t"
+                     "atom.relaxed.gpu.cas.b128 got, [%6], cmp, val;\n\t"
+                     "mov.b128 {%0, %1}, got;\n\t}"
+                     : "=l"(seen_word), "=l"(seen_site)
+                     : "l"(*old), "l"(*site), "l"(next), "l"(next_site), "l"(word)
+                     : "memory");
+    bool ok = seen_word == *old && seen_site == *site;
+    *old = seen_word;
+    *site = seen_site;
+    return ok;
+}
+#else
+/* Before sm_90: holds the word if it still is `old`, swapping it to WORD_HELD with
+ * acquire semantics (the site word its last holder wrote goes with it); else returns
+ * false with *now its current value. A holder waits for nothing while it holds a
+ * word, so a thread waiting for it (even a lane of its own warp, under independent
+ * thread scheduling) always sees it let go. */
 static __device__ bool hold_word(const Access *a, uint64_t *p, uint64_t old, uint64_t *now)
 {
     uint64_t seen;
@@ -857,37 +913,15 @@ static __device__ bool hold_word(const Access *a, uint64_t *p, uint64_t old, uin
     return false;
 }
 
-/* Sets a held word to v and lets it go (release: its site word first). */
-static __device__ void put_word(const Access *a, const Shadow *sh, uint64_t v)
+/* Lets a held word go with the value v (release: its site word first). */
+static __device__ void let_go(const Access *a, uint64_t *p, uint64_t v)
 {
-    if (sh->held)
-        *sh->word = v;
-    else if (a->shared)
-        asm volatile("st.release.cta.u64 [%0], %1;" : : "l"(sh->word), "l"(v) : "memory");
+    if (a->shared)
+        asm volatile("st.release.cta.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
     else
-        store_release_gpu64(sh->word, v);
+        store_release_gpu64(p, v);
 }
-
-/* The four byte cells of a held word whose bytes need histories of their own, filled
- * from the word and its site word: the word's split marker, or 0 when the pool is
- * empty (the access then counts unchecked). */
-static __device__ uint64_t split_cells(const Access *a, uint64_t old, uint64_t site)
-{
-    uint32_t idx = atomicAdd(&a->l->split_used, 1u);
-    if (idx >= a->l->split_cap) {
-        count_unchecked(a->l);
-        return 0;
-    }
-    uint64_t *cells = (uint64_t *)a->l->split_pool + (uint64_t)idx * SPLIT_GROUP;
-    for (uint32_t byte = 0; byte < 4; byte++) {
-        cells[byte] = sc_rules_split_cell(old, byte);
-        cells[4 + byte] = cells[byte] ? site : 0;
-    }
-    /* The cells before the marker: a thread that reads the marker from the word (which
-     * is not held then) fences before it reads them. */
-    __threadfence();
-    return sc_rules_split_word(idx);
-}
+#endif
 
 static __device__ __forceinline__ int decide(const ScRulesAccess *r, bool cell, uint64_t old,
                                              uint64_t *next, ScRulesVerdict *v)
@@ -895,47 +929,87 @@ static __device__ __forceinline__ int decide(const ScRulesAccess *r, bool cell, 
     return cell ? sc_rules_access_cell(old, r, next, v) : sc_rules_access(old, r, next, v);
 }
 
-/* The rules on one word or cell. The verdict is taken first with the site word read
- * as it is (a guess: only the choice of the reported partner and the rare block alias
- * depend on it); when the word or its site word must change, the thread holds the
- * word, decides again with the site word that goes with it, and writes both before it
- * lets go, so that a site word always describes its word. Returns SC_RULES_SPLIT with
- * *marker set when the word is split (the caller goes on with the cells), and
- * SC_RULES_UNCHANGED when the split pool was empty. */
+/* Writes the new pair (next, its site word) for the pair (*old, *site) it was decided
+ * on: false when the pair changed meanwhile (then *old and *site hold what it is now,
+ * and the caller decides again). sm_90 swaps the two words at once; before it the word
+ * is held while the site word is written, and a site word that differs from the one
+ * decided on is decided on again, holding. Either way the site word the report gets is
+ * the one that went with *old. A split installs its marker instead of next. */
+static __device__ bool write_pair(const Access *a, ScRulesAccess *r, const Shadow *sh, uint64_t *old,
+                                  uint64_t *site, int *res, uint64_t *next, ScRulesVerdict *v)
+{
+    if (!sh->held) {
+#if __CUDA_ARCH__ >= 900
+        uint64_t marker = 0;
+        if (*res == SC_RULES_SPLIT && !(marker = split_cells(a, *old, *site))) {
+            *res = SC_RULES_UNCHANGED;
+            return true;
+        }
+        uint64_t n = marker ? marker : *next;
+        uint64_t n_site = marker ? *site : sc_rules_site_next(*site, *old, n, r, a->cur.site, sh->cell);
+        if (!swap_pair(a, sh->word, old, site, n, n_site))
+            return false;
+        *next = n;
+        return true;
+#else
+        if (!hold_word(a, sh->word, *old, old)) {
+            *site = load_shadow(a, sh->site);
+            return false;
+        }
+        uint64_t held_site = load_shadow(a, sh->site);
+        if (held_site != *site) {
+            *site = r->hint = held_site;
+            *res = decide(r, sh->cell, *old, next, v);
+        }
+#endif
+    }
+    if (*res == SC_RULES_SPLIT) {
+        uint64_t marker = split_cells(a, *old, *site);
+        *next = marker ? marker : *old;
+        if (!marker)
+            *res = SC_RULES_UNCHANGED;
+    } else {
+        uint64_t n_site = sc_rules_site_next(*site, *old, *next, r, a->cur.site, sh->cell);
+        if (n_site != *site)
+            *sh->site = n_site;
+    }
+#if __CUDA_ARCH__ < 900
+    if (!sh->held) {
+        let_go(a, sh->word, *next);
+        return true;
+    }
+#endif
+    *sh->word = *next;
+    return true;
+}
+
+/* The rules on one word or cell: decide on the pair as read (two loads, maybe not of
+ * one moment); nothing to write (the common case): done; else write the pair
+ * (write_pair), deciding again on what changed meanwhile, then report. Returns
+ * SC_RULES_SPLIT with *marker set when the word is split (the caller goes on with the
+ * cells), and SC_RULES_UNCHANGED when the split pool was empty. */
 static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shadow *sh,
                                    uint32_t byte, uint64_t *marker)
 {
     ScRulesVerdict v;
     uint64_t old = sh->held ? *sh->word : load_word(a, sh->word), next;
+    uint64_t site = load_shadow(a, sh->site);
     for (;;) {
         if (!sh->cell && sc_rules_is_split(old)) {
             *marker = old;
             return SC_RULES_SPLIT;
         }
-        r->hint = load_shadow(a, sh->site);
+        r->hint = site;
         int res = decide(r, sh->cell, old, &next, &v);
         if (res == SC_RULES_UNCHANGED &&
-            sc_rules_site_next(r->hint, old, old, r, a->cur.site, sh->cell) == r->hint)
+            sc_rules_site_next(site, old, old, r, a->cur.site, sh->cell) == site)
             return res;
-        if (!sh->held && !hold_word(a, sh->word, old, &old))
+        if (!write_pair(a, r, sh, &old, &site, &res, &next, &v))
             continue;
-        /* The rules are a function of the word and the site word: decide again only if
-         * the site word read unheld was not the one that goes with the word. */
-        uint64_t site = load_shadow(a, sh->site);
-        if (site != r->hint) {
-            r->hint = site;
-            res = decide(r, sh->cell, old, &next, &v);
-        }
         if (res == SC_RULES_SPLIT) {
-            next = split_cells(a, old, site);
-            put_word(a, sh, next ? next : old);
             *marker = next;
-            return next ? SC_RULES_SPLIT : SC_RULES_UNCHANGED;
+            return res;
         }
-        uint64_t next_site = sc_rules_site_next(site, old, next, r, a->cur.site, sh->cell);
-        if (next_site != site)
-            *sh->site = next_site;
-        put_word(a, sh, next);
         if (res == SC_RULES_RACE || res == SC_RULES_WARN)
             report(a, r, &v, old, site, byte, !sh->cell);
         if (!sh->cell && res != SC_RULES_UNCHANGED && r->cls == SC_RULES_CLS_WRITE)
@@ -963,7 +1037,7 @@ static __device__ void check_word(const Access *a, uint64_t *word, uint64_t *sit
     uint64_t *cells = (uint64_t *)a->l->split_pool + idx * SPLIT_GROUP;
     for (uint32_t bytes = r.mask; bytes; bytes &= bytes - 1) {
         uint32_t byte = lowest_lane(bytes);
-        Shadow cell = {&cells[byte], &cells[4 + byte], true, false};
+        Shadow cell = {&cells[2 * byte], &cells[2 * byte + 1], true, false};
         check_shadow(a, &r, &cell, byte, &marker);
     }
 }
@@ -1092,9 +1166,8 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     a.l = l;
     a.slot = slot;
     a.shared = space == SC_ABI_SPACE_SHARED;
-    uint64_t *words;
+    uint64_t *words; /* the shadow word, its site word right after it */
     uint64_t chunk = 0; /* global: the chunk-table entry of the word being checked */
-    size_t site_stride;
     if (cls < 0 || size == 0 || (!a.shared && space != SC_ABI_SPACE_GLOBAL)) {
         /* shared::cluster (another block's shared memory) is not modeled yet. */
         count_unchecked(l);
@@ -1106,8 +1179,7 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
             count_unchecked(l);
             return;
         }
-        site_stride = l->shared_words;
-        words = (uint64_t *)l->shared_shadow + (size_t)slot * 2 * site_stride + off / 4;
+        words = (uint64_t *)l->shared_shadow + 2 * ((size_t)slot * l->shared_words + off / 4);
         a.base = off & ~3u;
     } else {
         chunk = global_chunk(l, addr);
@@ -1116,7 +1188,6 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
             return;
         }
         words = chunk_word(chunk, addr);
-        site_stride = SC_SHADOW_WORDS_PER_CHUNK;
         a.base = addr & ~(uint64_t)3;
     }
     a.cur.site = site;
@@ -1150,12 +1221,12 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
                 }
                 words = chunk_word(chunk, a.base);
             } else {
-                words++;
+                words += 2;
             }
         }
         /* One call of the rules' loop for both kinds of chunk: it is long, and every
          * inlined copy adds to the JIT time of each instrumented module. */
-        uint64_t *word = words, *site_word = words + site_stride;
+        uint64_t *word = words, *site_word = words + 1;
         ScDevCacheEntry *entry = 0;
         if (chunk & SC_SHADOW_CACHED) {
             entry = cache_entry_take(&a);

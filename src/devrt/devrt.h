@@ -15,4 +15,16 @@
 extern const char sc_devrt_ptx[];
 extern const size_t sc_devrt_ptx_len; /* strlen(sc_devrt_ptx) */
 
+/* The same runtime compiled for compute_90, declaring `.version 8.3`: it changes a
+ * shadow word and its site word with one 128-bit compare-and-swap where the sm_75 text
+ * holds the word while it writes both (docs/devrt.md). */
+extern const char sc_devrt_ptx_sm90[];
+extern const size_t sc_devrt_ptx_sm90_len;
+
+/* The runtime text for a device of compute capability device_sm (major * 10 + minor). */
+static inline const char *sc_devrt_ptx_for(int device_sm)
+{
+    return device_sm >= 90 ? sc_devrt_ptx_sm90 : sc_devrt_ptx;
+}
+
 #endif

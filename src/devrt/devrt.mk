@@ -1,27 +1,44 @@
 # src/devrt/devrt.mk: the device runtime. nvcc compiles src/devrt/devrt.cu to PTX
-# for compute_75 with -rdc=true (so its .visible .func definitions are kept, not
-# inlined away or dropped), devrt_embed.awk checks the symbols it defines and writes
-# the text as a C string, and that C file joins the core (src/devrt/devrt.h).
+# twice with -rdc=true (so its .visible .func definitions are kept, not inlined away or
+# dropped): for compute_75, and for compute_90, where it swaps a shadow word and its
+# site word with one 128-bit compare-and-swap. devrt_embed.awk checks the symbols each
+# defines and writes the text as a C string; both C files join the core
+# (src/devrt/devrt.h).
 
 DEVRT_DIR       := $(BUILD)/devrt
 DEVRT_PTX       := $(DEVRT_DIR)/devrt.ptx
 DEVRT_EMBED     := $(DEVRT_DIR)/devrt_ptx.c
+DEVRT_PTX_SM90  := $(DEVRT_DIR)/devrt_sm90.ptx
+DEVRT_EMBED_SM90 := $(DEVRT_DIR)/devrt_sm90_ptx.c
 DEVRT_ABI_FUNCS := __scord_access __scord_bar_arrive __scord_bar_pass __scord_syncwarp \
                    __scord_entry __scord_exit
-DEVRT_NVCCFLAGS := -ptx -rdc=true -arch=compute_75 -Isrc
-# The .version the embedded text declares: what sm_75 itself needs (the runtime's
-# instructions need no more; test_devrt assembles the embedded text to prove it).
+DEVRT_NVCCFLAGS := -ptx -rdc=true -Isrc
+# The .version each embedded text declares: what its target itself needs (sm_75: 6.3;
+# sm_90's 128-bit atom.cas: 8.3); test_devrt assembles the embedded texts to prove it.
 DEVRT_PTX_VERSION := 6.3
+DEVRT_PTX_VERSION_SM90 := 8.3
 
-CORE_SRCS += $(DEVRT_EMBED)
+CORE_SRCS += $(DEVRT_EMBED) $(DEVRT_EMBED_SM90)
 
-$(DEVRT_PTX): src/devrt/devrt.cu $(wildcard src/devrt/*.h src/rules/*.h) \
+DEVRT_DEPS := src/devrt/devrt.cu $(wildcard src/devrt/*.h src/rules/*.h) \
               src/report/report_cause.def src/devrt/devrt.mk
+
+$(DEVRT_PTX): $(DEVRT_DEPS)
 	@mkdir -p $(@D)
-	$(NVCC) $(DEVRT_NVCCFLAGS) -o $@.tmp $<
+	$(NVCC) $(DEVRT_NVCCFLAGS) -arch=compute_75 -o $@.tmp $<
+	@mv $@.tmp $@
+
+$(DEVRT_PTX_SM90): $(DEVRT_DEPS)
+	@mkdir -p $(@D)
+	$(NVCC) $(DEVRT_NVCCFLAGS) -arch=compute_90 -o $@.tmp $<
 	@mv $@.tmp $@
 
 $(DEVRT_EMBED): $(DEVRT_PTX) src/devrt/devrt_embed.awk
-	awk -v abi="$(DEVRT_ABI_FUNCS)" -v version=$(DEVRT_PTX_VERSION) \
+	awk -v abi="$(DEVRT_ABI_FUNCS)" -v version=$(DEVRT_PTX_VERSION) -v symbol=sc_devrt_ptx \
+	    -f src/devrt/devrt_embed.awk $< > $@.tmp
+	@mv $@.tmp $@
+
+$(DEVRT_EMBED_SM90): $(DEVRT_PTX_SM90) src/devrt/devrt_embed.awk
+	awk -v abi="$(DEVRT_ABI_FUNCS)" -v version=$(DEVRT_PTX_VERSION_SM90) -v symbol=sc_devrt_ptx_sm90 \
 	    -f src/devrt/devrt_embed.awk $< > $@.tmp
 	@mv $@.tmp $@

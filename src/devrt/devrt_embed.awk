@@ -1,5 +1,5 @@
 # devrt_embed.awk: checks the device runtime's PTX and writes it as a C string.
-# Usage: awk -v abi="__scord_access __scord_exit ..." -v version=6.3 \
+# Usage: awk -v abi="__scord_access __scord_exit ..." -v version=6.3 -v symbol=sc_devrt_ptx \
 #            -f devrt_embed.awk devrt.ptx > out.c
 # Fails (exit 1, nothing usable written) when a function of abi is not defined as a
 # .visible .func, or when anything declared at module scope is not named __scord_*:
@@ -36,8 +36,8 @@ function declared_name(line,    rest) {
 }
 
 BEGIN {
-    if (version !~ /^[0-9]+\.[0-9]+$/) {
-        print "devrt_embed.awk: give -v version=MAJOR.MINOR" > "/dev/stderr"
+    if (version !~ /^[0-9]+\.[0-9]+$/ || symbol !~ /^sc_devrt_ptx[a-z0-9_]*$/) {
+        print "devrt_embed.awk: give -v version=MAJOR.MINOR -v symbol=sc_devrt_ptx..." > "/dev/stderr"
         exit 1
     }
     n_abi = split(abi, abi_names, /[ \t]+/)
@@ -46,7 +46,7 @@ BEGIN {
     print "/* Generated from src/devrt/devrt.cu by src/devrt/devrt_embed.awk: do not edit. */"
     print "#include \"devrt/devrt.h\""
     print ""
-    print "const char sc_devrt_ptx[] ="
+    print "const char " symbol "[] ="
 }
 
 # Module scope: nvcc starts declarations in column 0 and indents bodies.
@@ -85,5 +85,5 @@ END {
     if (failed)
         exit 1
     print "    ;"
-    print "const size_t sc_devrt_ptx_len = sizeof sc_devrt_ptx - 1;"
+    print "const size_t " symbol "_len = sizeof " symbol " - 1;"
 }

@@ -45,6 +45,12 @@ int sc_current_device_sm_count(void)
     return n < 0 ? 0 : n;
 }
 
+/* The device runtime for the current device (its 128-bit atomics from sm_90 on). */
+static const char *runtime_ptx(void)
+{
+    return sc_devrt_ptx_for(sc_current_device_sm());
+}
+
 static ScModuleRec *new_module(const char *origin, const void *image, size_t avail)
 {
     ScModuleRec *m = calloc(1, sizeof *m);
@@ -196,8 +202,8 @@ static char *instrument_text(const char *ptx, size_t len, bool define, ScInstrRe
     ScInstrOpts opts = {.site_base = sc_ctx.next_site};
     ScPtxModule *pm = sc_ptx_parse(ptx, len, "module", err);
     bool ok = pm && sc_instr_module(pm, &opts, res, err) &&
-              (define ? sc_instr_link_runtime(pm, sc_devrt_ptx, err)
-                      : sc_instr_declare_runtime(pm, sc_devrt_ptx, err)) &&
+              (define ? sc_instr_link_runtime(pm, runtime_ptx(), err)
+                      : sc_instr_declare_runtime(pm, runtime_ptx(), err)) &&
               sc_ptx_print(pm, &out) && !out.oom && add_sites(res, err);
     if (ok)
         sc_ctx.next_site += res->n_sites;
@@ -251,7 +257,7 @@ static const ScLinkInput *instrument_link(ScModuleRec *m, size_t *n)
         return m->plan.link;
     }
     m->instr_link[m->plan.n_link] =
-        (ScLinkInput){true, (uint8_t *)sc_devrt_ptx, strlen(sc_devrt_ptx)};
+        (ScLinkInput){true, (uint8_t *)runtime_ptx(), strlen(runtime_ptx())};
     m->n_instr_link = m->plan.n_link + 1;
     m->instrumented = true;
     sc_vlog("scord: linked module instrumented: %u access sites in %u kernels\n", access, kernels);
@@ -637,7 +643,7 @@ static const char *link_unit(ScReal_cuLinkAddData real, CUlinkState state, ScMod
     bool have = l && l->runtime_added;
     pthread_mutex_unlock(&sc_ctx.lock);
     if (!have) {
-        ScLinkInput rt = {true, (uint8_t *)sc_devrt_ptx, strlen(sc_devrt_ptx)};
+        ScLinkInput rt = {true, (uint8_t *)runtime_ptx(), strlen(runtime_ptx())};
         CUresult r = sc_link_add_input(real, state, &rt, "scord device runtime", 0, NULL, NULL);
         if (r != CUDA_SUCCESS) {
             snprintf(m->instr_error, sizeof m->instr_error,

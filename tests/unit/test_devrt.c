@@ -34,10 +34,20 @@ static void path_in(char *out, size_t cap, const char *name)
     snprintf(out, cap, "%s/%s", dir, name);
 }
 
-static ScPtxModule *parse_runtime(void)
+/* The two embedded texts: the runtime for sm_75 and later, and for sm_90 and later. */
+static const struct {
+    const char *text;
+    size_t len;
+    const char *version, *target;
+} runtimes[2] = {
+    {sc_devrt_ptx, 0, "\n.version 6.3\n", "\n.target sm_75\n"},
+    {sc_devrt_ptx_sm90, 0, "\n.version 8.3\n", "\n.target sm_90\n"},
+};
+
+static ScPtxModule *parse_runtime(size_t k)
 {
     ScErr err = {0};
-    ScPtxModule *m = sc_ptx_parse(sc_devrt_ptx, sc_devrt_ptx_len, "devrt.ptx", &err);
+    ScPtxModule *m = sc_ptx_parse(runtimes[k].text, strlen(runtimes[k].text), "devrt.ptx", &err);
     if (!m)
         printf("parse error: %s\n", err.msg);
     return m;
@@ -60,18 +70,29 @@ static int assemble(const char *name, const char *text, size_t len, const char *
 TEST(embedded_text_is_whole)
 {
     CHECK_INT(strlen(sc_devrt_ptx), sc_devrt_ptx_len);
-    CHECK(sc_devrt_ptx_len > 1000);
-    /* The embedder declares the lowest ISA the runtime needs and drops load hints
-     * that would need a newer one. */
-    CHECK(strstr(sc_devrt_ptx, "\n.version 6.3\n") != NULL);
-    CHECK(strstr(sc_devrt_ptx, "\n.target sm_75\n") != NULL);
-    CHECK(strstr(sc_devrt_ptx, "\n.address_size 64\n") != NULL);
-    CHECK(strstr(sc_devrt_ptx, "used_bytes_mask") == NULL);
+    CHECK_INT(strlen(sc_devrt_ptx_sm90), sc_devrt_ptx_sm90_len);
+    CHECK(sc_devrt_ptx_for(75) == sc_devrt_ptx);
+    CHECK(sc_devrt_ptx_for(86) == sc_devrt_ptx);
+    CHECK(sc_devrt_ptx_for(90) == sc_devrt_ptx_sm90);
+    CHECK(sc_devrt_ptx_for(0) == sc_devrt_ptx);
+    for (size_t k = 0; k < SC_ARRAY_LEN(runtimes); k++) {
+        const char *t = runtimes[k].text;
+        CHECK(strlen(t) > 1000);
+        /* The embedder declares the lowest ISA the runtime needs and drops load hints
+         * that would need a newer one. */
+        CHECK(strstr(t, runtimes[k].version) != NULL);
+        CHECK(strstr(t, runtimes[k].target) != NULL);
+        CHECK(strstr(t, "\n.address_size 64\n") != NULL);
+        CHECK(strstr(t, "used_bytes_mask") == NULL);
+    }
+    /* Only the sm_90 text swaps a word with its site word at once. */
+    CHECK(strstr(sc_devrt_ptx_sm90, "cas.b128") != NULL);
+    CHECK(strstr(sc_devrt_ptx, "cas.b128") == NULL);
 }
 
-TEST(defines_every_abi_call_with_its_parameters)
+static void define_abi(size_t k)
 {
-    ScPtxModule *m = parse_runtime();
+    ScPtxModule *m = parse_runtime(k);
     CHECK(m != NULL);
     if (!m)
         return;
@@ -96,11 +117,17 @@ TEST(defines_every_abi_call_with_its_parameters)
     sc_ptx_module_free(m);
 }
 
+TEST(defines_every_abi_call_with_its_parameters)
+{
+    for (size_t k = 0; k < SC_ARRAY_LEN(runtimes); k++)
+        define_abi(k);
+}
+
 /* The text joins user modules: every name it declares must be one of ours, it must
  * need nothing from outside, and its state must be the variables the host looks up. */
-TEST(declares_only_scord_names)
+static void declare_only_scord_names(size_t k)
 {
-    ScPtxModule *m = parse_runtime();
+    ScPtxModule *m = parse_runtime(k);
     CHECK(m != NULL);
     if (!m)
         return;
@@ -143,10 +170,17 @@ TEST(declares_only_scord_names)
     sc_ptx_module_free(m);
 }
 
+TEST(declares_only_scord_names)
+{
+    for (size_t k = 0; k < SC_ARRAY_LEN(runtimes); k++)
+        declare_only_scord_names(k);
+}
+
 TEST(assembles_alone)
 {
     CHECK_INT(0, assemble("runtime.ptx", sc_devrt_ptx, sc_devrt_ptx_len, "sm_75"));
     CHECK_INT(0, assemble("runtime.ptx", sc_devrt_ptx, sc_devrt_ptx_len, "sm_90"));
+    CHECK_INT(0, assemble("runtime_sm90.ptx", sc_devrt_ptx_sm90, sc_devrt_ptx_sm90_len, "sm_90"));
 }
 
 /* The caller's text with its `.extern .func NAME (...) ;` declarations of the runtime's
@@ -410,8 +444,8 @@ static int embed(const char *name, const char *ptx, const char *abi_names, char 
         return -1;
     char abiarg[256];
     snprintf(abiarg, sizeof abiarg, "abi=%s", abi_names);
-    char *argv[] = {"awk", "-v", abiarg, "-v", "version=6.3", "-f", "src/devrt/devrt_embed.awk",
-                    in, NULL};
+    char *argv[] = {"awk", "-v", abiarg, "-v", "version=6.3", "-v", "symbol=sc_devrt_ptx",
+                    "-f", "src/devrt/devrt_embed.awk", in, NULL};
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);

@@ -874,27 +874,35 @@ TEST(lineinfo_sites_name_their_source_lines)
 
 TEST(real_runtime_links_and_assembles)
 {
+    /* Both runtime texts: the sm_90 one raises the module to .target sm_90, .version 8.3. */
     static const char *const variants[] = {"lineinfo", "G"};
+    static const struct {
+        const char *name;
+        const char *text;
+    } runtimes[] = {{"sm_75", sc_devrt_ptx}, {"sm_90", sc_devrt_ptx_sm90}};
     int expected = 0;
     ptxas_runs = ptxas_failures = 0;
-    for (size_t i = 0; i < SC_ARRAY_LEN(cuda_names); i++)
-        for (size_t v = 0; v < SC_ARRAY_LEN(variants); v++) {
-            ScInstrResult r;
-            ScPtxModule *m = instrument_cuda(cuda_names[i], variants[v], &r);
-            CHECK(m != NULL);
-            if (!m)
-                continue;
-            ScErr err = {0};
-            CHECK(sc_instr_link_runtime(m, sc_devrt_ptx, &err));
-            if (err.set)
-                printf("%s.%s: %s\n", cuda_names[i], variants[v], err.msg);
-            char out[700];
-            snprintf(out, sizeof out, "%s/tests/instr/devrt/%s.sm_75.%s.ptx", sc_test_build_dir(), cuda_names[i],
-                     variants[v]);
-            expected += assemble(m, out);
-            sc_instr_result_free(&r);
-            sc_ptx_module_free(m);
-        }
+    for (size_t k = 0; k < SC_ARRAY_LEN(runtimes); k++)
+        for (size_t i = 0; i < SC_ARRAY_LEN(cuda_names); i++)
+            for (size_t v = 0; v < SC_ARRAY_LEN(variants); v++) {
+                ScInstrResult r;
+                ScPtxModule *m = instrument_cuda(cuda_names[i], variants[v], &r);
+                CHECK(m != NULL);
+                if (!m)
+                    continue;
+                ScErr err = {0};
+                CHECK(sc_instr_link_runtime(m, runtimes[k].text, &err));
+                if (err.set)
+                    printf("%s.%s: %s\n", cuda_names[i], variants[v], err.msg);
+                if (k == 1)
+                    CHECK_INT(90, sc_ptx_target_sm(m));
+                char out[700];
+                snprintf(out, sizeof out, "%s/tests/instr/devrt/%s.%s.%s.ptx", sc_test_build_dir(),
+                         cuda_names[i], runtimes[k].name, variants[v]);
+                expected += assemble(m, out);
+                sc_instr_result_free(&r);
+                sc_ptx_module_free(m);
+            }
     ptxas_wait_all();
     printf("with the device runtime: ptxas ran %d times, %d failed\n", ptxas_runs, ptxas_failures);
     CHECK_INT(expected, ptxas_runs);
