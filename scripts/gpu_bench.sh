@@ -11,7 +11,7 @@
 # JSON reports, racecheck's logs and the build logs). Runs every workload whatever
 # fails before it; exits 1 if a build or a row failed, 2 on bad usage.
 # Environment: BUILD (build tree, default build), JOBS (make -j, default 16), SCORD
-# (default $BUILD/bin/scord), BENCH_TIMEOUT (seconds per run, default 120; a racecheck
+# (default $BUILD/bin/scord), BENCH_TIMEOUT (seconds per run, default 200; a racecheck
 # run stopped by it counts as a lower bound), BENCH_BUDGET (seconds the section may take
 # from its start to its end, builds included, default 240; gpu_all.sh sets it: a run
 # gets what is left if that is less than its timeout, and rows whose runs could not
@@ -28,7 +28,7 @@ cd "$(dirname "$0")/.." || exit 2
 BUILD=${BUILD:-build}
 JOBS=${JOBS:-16}
 SCORD=${SCORD:-$BUILD/bin/scord}
-BENCH_TIMEOUT=${BENCH_TIMEOUT:-120}
+BENCH_TIMEOUT=${BENCH_TIMEOUT:-200}
 BENCH_BUDGET=${BENCH_BUDGET:-240}
 # Kept at the end for the table, the copies and the archive.
 FINISH_S=5
