@@ -255,20 +255,21 @@ static __device__ void record_race(ScDevLaunch *l, uint32_t cause, uint64_t addr
 static __device__ uint32_t take_slot(ScDevLaunch *l, uint32_t *sm_out, uint32_t *bit_out)
 {
     uint32_t sm = smid(), per_sm = l->slots_per_sm;
-    if (sm >= l->sm_ids || per_sm == 0 || per_sm > 32 || block_threads() > l->threads_per_block)
+    if (sm >= l->sm_ids || per_sm == 0 || per_sm > 64 || block_threads() > l->threads_per_block)
         return SC_DEV_NO_SLOT;
-    uint32_t *word = (uint32_t *)l->slot_bitmap + sm;
-    uint32_t all = per_sm == 32 ? 0xffffffffu : (1u << per_sm) - 1;
+    uint64_t *word = (uint64_t *)l->slot_bitmap + sm;
+    uint64_t all = per_sm == 64 ? ~(uint64_t)0 : ((uint64_t)1 << per_sm) - 1;
     uint32_t pause = SLOT_PAUSE_NS;
     for (int tries = 0; tries < SLOT_TRIES; tries++) {
-        uint32_t free = ~load_gpu32(word) & all;
+        uint64_t free = ~load_gpu64(word) & all;
         if (!free) {
             __nanosleep(pause);
             pause = pause < SLOT_PAUSE_MAX_NS ? 2 * pause : pause;
             continue;
         }
-        uint32_t bit = lowest_lane(free);
-        if (!(atomicOr(word, 1u << bit) & (1u << bit))) {
+        uint32_t bit = (uint32_t)__ffsll((long long)free) - 1;
+        uint64_t mine = (uint64_t)1 << bit;
+        if (!(atomicOr((unsigned long long *)word, (unsigned long long)mine) & mine)) {
             /* Acquire: the previous holder's writes to the slot are done. */
             __threadfence();
             *sm_out = sm;
@@ -427,7 +428,8 @@ extern "C" __device__ void __scord_exit(void)
     }
     if (atomicSub(&b->live_threads, 1u) == 1u) {
         __threadfence();
-        atomicAnd((uint32_t *)l->slot_bitmap + b->sm, ~(1u << b->slot_bit));
+        atomicAnd((unsigned long long *)l->slot_bitmap + b->sm,
+                  ~((unsigned long long)1 << b->slot_bit));
     }
 }
 

@@ -160,14 +160,14 @@ typedef struct ScDevBlock {
 typedef struct ScDevLaunch {
     uint32_t launch_tag;      /* changes with every launch: older shadow reads as empty */
     uint32_t enabled;         /* 0: the runtime returns at once (graph launches) */
-    uint32_t slots_per_sm;    /* resident blocks per SM for this kernel, <= 32 */
+    uint32_t slots_per_sm;    /* slots per SM for this kernel, <= 64 */
     uint32_t threads_per_block;
     uint32_t shared_words;    /* 4-byte words of shared memory per block (static + dynamic) */
     uint32_t records_cap;
     uint32_t records_used;    /* device-incremented per occurrence that needed a new entry;
                                  beyond the entries filled: dropped (see ScDevRecord) */
     uint32_t sm_ids;          /* entries of slot_bitmap: a block on an SM id beyond runs unchecked */
-    uint64_t slot_bitmap;     /* uint32_t[number of SMs]: slots taken */
+    uint64_t slot_bitmap;     /* uint64_t[number of SMs]: slots taken */
     /* Slot s of SM m is number m * slots_per_sm + s: the three arrays below have
      * sm_ids * slots_per_sm slots. */
     uint64_t threads;         /* per slot, per thread: ScDevThread */

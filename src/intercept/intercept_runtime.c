@@ -70,7 +70,7 @@ static bool rt_setup(const ScDrvRt *d)
     rt->table_dev = calloc(DIR_ENTRIES, sizeof *rt->table_dev);
     rt->records_cap = RECORDS_CAP;
     if (!rt->tables || !rt->table_dev || !dev_zalloc(d, sizeof(ScDevLaunch), &rt->launch) ||
-        !dev_zalloc(d, rt->sm_ids * sizeof(uint32_t), &rt->bitmap) ||
+        !dev_zalloc(d, rt->sm_ids * sizeof(uint64_t), &rt->bitmap) ||
         !dev_zalloc(d, DIR_ENTRIES * sizeof(uint64_t), &rt->dir) ||
         !dev_zalloc(d, rt->records_cap * sizeof(ScDevRecord), &rt->records)) {
         rt->failed = true;
@@ -357,11 +357,12 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     }
     if (ok)
         step = "allocating per-block state";
-    /* Twice the occupancy: an SM frees a warp's registers when the warp exits, so it
-     * can start a new block while earlier ones still finish their last warps, each of
-     * them holding its slot (seen on the H100: 87% of reduce_block's blocks found no
-     * slot with slots for the occupancy alone). */
-    uint32_t slots_per_sm = per_sm < 1 ? 1 : per_sm > 16 ? 32 : 2u * (uint32_t)per_sm;
+    /* Four times the occupancy, up to 64: an SM frees a warp's registers when the warp
+     * exits, so it can start a new block while earlier ones still finish their last
+     * warps, each of them holding its slot (seen on the H100: 87% of reduce_block's
+     * blocks found no slot with slots for the occupancy alone, and 62 to 2,305 of
+     * 360,448 with twice it, their last warp slowed by a contended atomicAdd). */
+    uint32_t slots_per_sm = per_sm < 1 ? 1 : per_sm > 16 ? 64 : 4u * (uint32_t)per_sm;
     size_t slots = (size_t)rt->sm_ids * slots_per_sm;
     /* The shared window of a block starts with memory the driver reserves (1 KiB on
      * sm_80 and later), so the program's offsets begin past it. */
@@ -379,7 +380,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     if (ok)
         step = "resetting the shadow";
     ok = ok && clear_dirty_chunks(&d) && prepare_cache(&d) &&
-         d.memset_d8(rt->bitmap, 0, rt->sm_ids * sizeof(uint32_t)) == CUDA_SUCCESS &&
+         d.memset_d8(rt->bitmap, 0, rt->sm_ids * sizeof(uint64_t)) == CUDA_SUCCESS &&
          d.memset_d8(rt->records, 0, rt->records_cap * sizeof(ScDevRecord)) == CUDA_SUCCESS &&
          d.htod(var, &rt->launch, sizeof(uint64_t)) == CUDA_SUCCESS;
     ScDevLaunch desc = {
