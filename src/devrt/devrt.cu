@@ -22,8 +22,13 @@ enum {
 #define SLOT_TRIES 160
 #define SLOT_PAUSE_NS 256
 #define SLOT_PAUSE_MAX_NS 8192
-/* Entries of the record table looked at before an occurrence counts as dropped. */
+/* Entries of the record table looked at before an occurrence counts as dropped, and
+ * rereads of an entry another thread is filling before passing it by (filling it
+ * takes a few stores: a thread that waits finds its own key there more often than not,
+ * where passing by made a twin entry and, with many threads at one race, dropped
+ * occurrences: 175 in the bundled example on the H100). */
 #define RECORD_PROBES 8
+#define RECORD_BUSY_TRIES 64
 /* Tries at the compare-and-swap of a barrier instance's site word; a word that keeps
  * changing means threads of the block disagree on barrier counts, which the arrival
  * masks report anyway. */
@@ -199,9 +204,10 @@ typedef struct RecSide {
 
 /* Adds one occurrence of a race to the table. The first thread with a new key
  * claims a free entry by swapping its key 0 -> BUSY, fills it and publishes the
- * key; a thread finding its key adds an occurrence; an entry still BUSY is passed
- * by (it may hold the same key: the host folds such twins, as it folds records of
- * one site pair across launches). Nothing here waits on another thread. */
+ * key; a thread finding its key adds an occurrence; an entry BUSY is reread a bounded
+ * number of times, then passed by (it may hold the same key: the host folds such
+ * twins, as it folds records of one site pair across launches). A thread waits only
+ * for a filler that waits for nothing. */
 static __device__ void record_race(ScDevLaunch *l, uint32_t cause, uint64_t addr, const RecSide *cur,
                                    const RecSide *prev)
 {
@@ -221,6 +227,8 @@ static __device__ void record_race(ScDevLaunch *l, uint32_t cause, uint64_t addr
         ScDevRecord *r = &table[(h + probe) % cap];
         unsigned long long *kp = (unsigned long long *)&r->key;
         uint64_t k = load_gpu64(&r->key);
+        for (int tries = 0; k == SC_DEV_KEY_BUSY && tries < RECORD_BUSY_TRIES; tries++)
+            k = load_gpu64(&r->key);
         if (k == 0) {
             k = atomicCAS(kp, 0ull, (unsigned long long)SC_DEV_KEY_BUSY);
             if (k == 0) {

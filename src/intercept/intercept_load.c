@@ -265,16 +265,17 @@ static const ScLinkInput *instrument_link(ScModuleRec *m, size_t *n)
     return m->instr_link;
 }
 
-/* The PTX scord loads for a module: instrumented, or when it cannot be, the plain
- * PTX with the reason kept for the run summary. */
-static const char *instrument(ScModuleRec *m)
+/* The PTX scord loads for a module: instrumented (defining the runtime, or only
+ * declaring it for a unit of a link session that has it), or when it cannot be, the
+ * plain PTX with the reason kept for the run summary. */
+static const char *instrument(ScModuleRec *m, bool define)
 {
     if (!sc_ctx.detect || !sc_ctx.report)
         return m->plan.ptx;
     ScErr err = {0};
     ScInstrResult res = {0};
     pthread_mutex_lock(&sc_ctx.lock);
-    m->instr_ptx = instrument_text(m->plan.ptx, m->plan.ptx_len, true, &res, &err);
+    m->instr_ptx = instrument_text(m->plan.ptx, m->plan.ptx_len, define, &res, &err);
     bool ok = m->instr_ptx != NULL;
     if (ok)
         m->instrumented = true;
@@ -287,6 +288,14 @@ static const char *instrument(ScModuleRec *m)
                 "kernels\n", res.n_access, res.n_barrier, res.n_syncwarp, res.n_kernels);
     sc_instr_result_free(&res);
     return ok ? m->instr_ptx : m->plan.ptx;
+}
+
+/* The JIT refused the module's instrumented code: it is loaded plain, unchecked. */
+static void drop_instrumentation(ScModuleRec *m, CUresult r)
+{
+    snprintf(m->instr_error, sizeof m->instr_error, "the driver rejected the instrumented PTX (%s)",
+             sc_cu_error(r));
+    m->instrumented = false;
 }
 
 /* Errors with which the JIT refuses code (as opposed to, say, no current context). */
@@ -314,7 +323,7 @@ static CUresult compile_ptx(const char *origin, const char *ptx, void **cubin)
  * is. */
 static const void *compiled_image(ScModuleRec *m, CUresult *result)
 {
-    const char *ptx = instrument(m);
+    const char *ptx = instrument(m, true);
     if (sc_ctx.fault_reject_ptx)
         ptx = FAULT_IMAGE;
     CUresult r = compile_ptx(m->origin, ptx, &m->linked);
@@ -324,9 +333,7 @@ static const void *compiled_image(ScModuleRec *m, CUresult *result)
         return ptx;
     if (m->instrumented && !sc_ctx.fault_reject_ptx) {
         /* The program still runs from scord's loader, only unchecked. */
-        snprintf(m->instr_error, sizeof m->instr_error,
-                 "the driver rejected the instrumented PTX (%s)", sc_cu_error(r));
-        m->instrumented = false;
+        drop_instrumentation(m, r);
         r = compile_ptx(m->origin, m->plan.ptx, &m->linked);
         if (r == CUDA_SUCCESS)
             return m->linked;
@@ -345,9 +352,7 @@ static const void *linked_image(ScModuleRec *m, CUresult *result)
     const ScLinkInput *in = instrument_link(m, &n);
     CUresult r = sc_compile(m->origin, in, n, &m->linked);
     if (r != CUDA_SUCCESS && m->instrumented && is_rejection(r)) {
-        snprintf(m->instr_error, sizeof m->instr_error,
-                 "the driver rejected the instrumented PTX (%s)", sc_cu_error(r));
-        m->instrumented = false;
+        drop_instrumentation(m, r);
         free_instr_link(m);
         r = sc_compile(m->origin, m->plan.link, m->plan.n_link, &m->linked);
     }
@@ -655,19 +660,7 @@ static const char *link_unit(ScReal_cuLinkAddData real, CUlinkState state, ScMod
             l->runtime_added = true;
         pthread_mutex_unlock(&sc_ctx.lock);
     }
-    ScErr err = {0};
-    ScInstrResult res = {0};
-    pthread_mutex_lock(&sc_ctx.lock);
-    m->instr_ptx = instrument_text(m->plan.ptx, m->plan.ptx_len, false, &res, &err);
-    pthread_mutex_unlock(&sc_ctx.lock);
-    sc_instr_result_free(&res);
-    if (!m->instr_ptx) {
-        snprintf(m->instr_error, sizeof m->instr_error, "%s",
-                 err.set ? err.msg : "out of memory while instrumenting");
-        return m->plan.ptx;
-    }
-    m->instrumented = true;
-    return m->instr_ptx;
+    return instrument(m, false);
 }
 
 static CUresult link_add_image(ScReal_cuLinkAddData real, CUlinkState state, CUjitInputType type,
@@ -694,9 +687,7 @@ static CUresult link_add_image(ScReal_cuLinkAddData real, CUlinkState state, CUj
         ours = real(state, CU_JIT_INPUT_PTX, (void *)ptx, strlen(ptx) + 1, name, n_opts, opts,
                     vals);
         if (ours != CUDA_SUCCESS && m->instrumented && is_rejection(ours)) {
-            snprintf(m->instr_error, sizeof m->instr_error,
-                     "the driver rejected the instrumented PTX (%s)", sc_cu_error(ours));
-            m->instrumented = false;
+            drop_instrumentation(m, ours);
             ours = real(state, CU_JIT_INPUT_PTX, m->plan.ptx, m->plan.ptx_len + 1, name, n_opts,
                         opts, vals);
         }
