@@ -881,22 +881,19 @@ static __device__ bool swap_pair(const Access *a, uint64_t *word, uint64_t *old,
                                  uint64_t next, uint64_t next_site)
 {
     uint64_t seen_word, seen_site;
+#define SWAP_PAIR(scope)                                                                         \
+    asm volatile("{\n\t.reg .b128 cmp, val, got;\n\t"                                           \
+                 "mov.b128 cmp, {%2, %3};\n\tmov.b128 val, {%4, %5};\n\t"                       \
+                 "atom.relaxed." scope ".cas.b128 got, [%6], cmp, val;\n\t"                       \
+                 "mov.b128 {%0, %1}, got;\n\t}"                                                  \
+                 : "=l"(seen_word), "=l"(seen_site)                                              \
+                 : "l"(*old), "l"(*site), "l"(next), "l"(next_site), "l"(word)                   \
+                 : "memory")
     if (a->shared)
-        asm volatile("{\n\t.reg .b128 cmp, val, got;\n\t"
-                     "mov.b128 cmp, {%2, %3};\n\tmov.b128 val, {%4, %5};\n\t"
-                     "atom.relaxed.cta.cas.b128 got, [%6], cmp, val;\n\t"
-                     "mov.b128 {%0, %1}, got;\n\t}"
-                     : "=l"(seen_word), "=l"(seen_site)
-                     : "l"(*old), "l"(*site), "l"(next), "l"(next_site), "l"(word)
-                     : "memory");
+        SWAP_PAIR("cta");
     else
-        asm volatile("{\n\t.reg .b128 cmp, val, got;\n\t"
-                     "mov.b128 cmp, {%2, %3};\n\tmov.b128 val, {%4, %5};\n\t"
-                     "atom.relaxed.gpu.cas.b128 got, [%6], cmp, val;\n\t"
-                     "mov.b128 {%0, %1}, got;\n\t}"
-                     : "=l"(seen_word), "=l"(seen_site)
-                     : "l"(*old), "l"(*site), "l"(next), "l"(next_site), "l"(word)
-                     : "memory");
+        SWAP_PAIR("gpu");
+#undef SWAP_PAIR
     bool ok = seen_word == *old && seen_site == *site;
     *old = seen_word;
     *site = seen_site;
