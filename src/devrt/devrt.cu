@@ -1265,9 +1265,20 @@ extern "C" __device__ void __scord_access(uint64_t addr, uint32_t info, uint32_t
     int cls = access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info));
     uint32_t lane = thread_linear() % WARP_SIZE;
     StorePeers peers = {1u << lane, 0};
-    if (cls == SC_RULES_CLS_WRITE)
+    if (cls == SC_RULES_CLS_WRITE) {
         peers = store_peers(lanes, addr, value);
-    if (lane == lowest_lane(peers.group))
-        check_access(l, slot, addr, info, site, cls, peers);
+        if (lane == lowest_lane(peers.group))
+            check_access(l, slot, addr, info, site, cls, peers);
+    } else {
+        /* Lanes on one address (a warp's atomicAdd to a counter, a broadcast load) take
+         * turns: checked together they would all retry the compare-and-swap of one
+         * shadow word against each other. Any order is one the hardware could take. */
+        uint32_t same = __match_any_sync(lanes, addr);
+        for (uint32_t turn = same; turn; turn &= turn - 1) {
+            if (lane == lowest_lane(turn))
+                check_access(l, slot, addr, info, site, cls, peers);
+            __syncwarp(same);
+        }
+    }
     __syncwarp(lanes);
 }
