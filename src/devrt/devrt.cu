@@ -1104,11 +1104,11 @@ typedef struct StorePeers {
     uint32_t differ; /* those of them that store another value than the lowest lane */
 } StorePeers;
 
-static __device__ __forceinline__ StorePeers store_peers(uint32_t lanes, uint64_t addr, uint64_t value)
+static __device__ __forceinline__ StorePeers store_peers(uint32_t same_addr, uint64_t value)
 {
     StorePeers p;
-    p.group = __match_any_sync(lanes, addr);
-    p.differ = p.group & ~__match_any_sync(p.group, value);
+    p.group = same_addr;
+    p.differ = same_addr & ~__match_any_sync(same_addr, value);
     return p;
 }
 
@@ -1265,20 +1265,21 @@ extern "C" __device__ void __scord_access(uint64_t addr, uint32_t info, uint32_t
     int cls = access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info));
     uint32_t lane = thread_linear() % WARP_SIZE;
     StorePeers peers = {1u << lane, 0};
+    uint32_t same = __match_any_sync(lanes, addr);
+    bool checks = true;
     if (cls == SC_RULES_CLS_WRITE) {
-        peers = store_peers(lanes, addr, value);
-        if (lane == lowest_lane(peers.group))
+        peers = store_peers(same, value);
+        checks = lane == lowest_lane(peers.group);
+    }
+    /* The lanes on one address that check it take turns (a weak store's group sends
+     * its lowest lane only): checked together, a warp's atomicAdd to a counter or a
+     * broadcast load would retry the compare-and-swap of one shadow word lane against
+     * lane. Any order is one the hardware could take. One call site: check_access is
+     * inlined, and each copy adds to the JIT time of every instrumented module. */
+    for (uint32_t turn = __ballot_sync(same, checks); turn; turn &= turn - 1) {
+        if (lane == lowest_lane(turn))
             check_access(l, slot, addr, info, site, cls, peers);
-    } else {
-        /* Lanes on one address (a warp's atomicAdd to a counter, a broadcast load) take
-         * turns: checked together they would all retry the compare-and-swap of one
-         * shadow word against each other. Any order is one the hardware could take. */
-        uint32_t same = __match_any_sync(lanes, addr);
-        for (uint32_t turn = same; turn; turn &= turn - 1) {
-            if (lane == lowest_lane(turn))
-                check_access(l, slot, addr, info, site, cls, peers);
-            __syncwarp(same);
-        }
+        __syncwarp(same);
     }
     __syncwarp(lanes);
 }
