@@ -386,9 +386,9 @@ SC_HD static inline uint64_t sc_rules_split_cell(uint64_t word, unsigned byte)
 /* What the report needs of the recorded accesses and the word cannot hold: a second
  * 64-bit word next to the shadow word, naming the instructions of the recorder's own
  * accesses the word holds, one per family (reads; weak, strong and atomic writes).
- * The runtime writes it only while it holds the word (its lock, or that of the
- * metadata cache entry), in the same critical section as the word itself, so read
- * under that lock it always describes the word's value.
+ * The runtime writes it only together with the word (one 128-bit compare-and-swap of
+ * the pair on sm_90; before it, while it holds the word; in cache mode, under the
+ * entry's lock), so read together with the word it always describes the word's value.
  *   bits  0..24  read site + 1 (0: none)       27..51  write site + 1 (0: none)
  *        25      the read is strong            52..53  write class: 0 weak, 1 strong,
  *        26      the read is block-scoped               2 atomic
@@ -413,7 +413,7 @@ SC_HD static inline int rules_block_scoped(int scope)
     return scope == SC_RULES_SCOPE_CTA || scope == SC_RULES_SCOPE_CLUSTER;
 }
 
-/* The 27 bits of a family's slot for access a at site `id`. */
+/* A family's slot for access a at site `id`: 27 bits for reads, 28 for writes. */
 SC_HD static inline uint64_t rules_site_slot(const ScRulesAccess *a, uint32_t id)
 {
     uint64_t site = id <= SC_RULES_SITE_MAX ? (uint64_t)id + 1u : 0u;
