@@ -490,29 +490,33 @@ TEST(site_word_names_the_recorders_racing_access)
     CHECK_INT(SC_RULES_CAUSE_ATOMIC_VS_PLAIN, v.cause);
 }
 
+/* Runs one access as the runtime would, with the site word that goes with the word,
+ * and writes both back: the access's instruction is `id`. */
+static int record(uint64_t *word, uint64_t *site, ScRulesAccess a, uint32_t id, ScRulesVerdict *v)
+{
+    uint64_t n;
+    a.hint = *site;
+    int r = sc_rules_access(*word, &a, &n, v);
+    *site = sc_rules_site_next(*site, *word, n, &a, id, 0);
+    *word = n;
+    return r;
+}
+
 TEST(site_word_names_a_read_the_recorder_followed_with_an_atomic)
 {
     /* Check-then-act: block 4's plain read, then its atomicCAS; block 0's atomicCAS
      * races with the read, which the site word still names beside the atomic. */
     ScRulesVerdict v;
-    uint64_t x = 0, site = 0, n;
+    uint64_t x = 0, site = 0;
     world(0, 0);
-    ScRulesAccess a = mk(4, 0, R, NONE, 0xf);
-    sc_rules_access(x, &a, &n, &v);
-    site = sc_rules_site_next(site, x, n, &a, 18, 0);
-    x = n;
-    a = mk(4, 0, AT, GPU, 0xf);
-    a.hint = site;
-    CHECK_INT(SC_RULES_OK, sc_rules_access(x, &a, &n, &v));
-    site = sc_rules_site_next(site, x, n, &a, 19, 0);
-    x = n;
-    a = mk(0, 0, AT, GPU, 0xf);
-    a.hint = site;
-    CHECK_INT(SC_RULES_RACE, sc_rules_access(x, &a, &n, &v));
+    record(&x, &site, mk(4, 0, R, NONE, 0xf), 18, &v);
+    CHECK_INT(SC_RULES_OK, record(&x, &site, mk(4, 0, AT, GPU, 0xf), 19, &v));
+    uint64_t before = site;
+    CHECK_INT(SC_RULES_RACE, record(&x, &site, mk(0, 0, AT, GPU, 0xf), 20, &v));
     CHECK_INT(SC_RULES_CAUSE_ATOMIC_VS_PLAIN, v.cause);
     CHECK_INT(R, v.prev_cls);
     CHECK_INT(1, v.prev_exact);
-    CHECK(sc_rules_site_of(site, v.prev_cls) == 18);
+    CHECK(sc_rules_site_of(before, v.prev_cls) == 18);
 }
 
 TEST(cell_of_two_footprints_is_conservative)
@@ -565,17 +569,11 @@ TEST(site_word_starts_over_when_the_recorder_passes_a_barrier)
     /* Same thread, one barrier apart: its earlier read is no longer its own access at
      * the word's clocks, and the site word stops naming it. */
     ScRulesVerdict v;
-    uint64_t x = 0, site = 0, n;
+    uint64_t x = 0, site = 0;
     world(0, 0);
-    ScRulesAccess a = mk(0, 0, R, NONE, 0xf);
-    sc_rules_access(x, &a, &n, &v);
-    site = sc_rules_site_next(site, x, n, &a, 1, 0);
-    x = n;
+    record(&x, &site, mk(0, 0, R, NONE, 0xf), 1, &v);
     sc_rules_block_barrier(&bclk[0], 3u);
-    a = mk(0, 0, W, NONE, 0xf);
-    a.hint = site;
-    sc_rules_access(x, &a, &n, &v);
-    site = sc_rules_site_next(site, x, n, &a, 2, 0);
+    record(&x, &site, mk(0, 0, W, NONE, 0xf), 2, &v);
     CHECK(sc_rules_site_of(site, W) == 2);
     CHECK(sc_rules_site_of(site, R) == SC_RULES_SITE_NONE);
 }
