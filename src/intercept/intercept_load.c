@@ -51,6 +51,13 @@ static const char *runtime_ptx(void)
     return sc_devrt_ptx_for(sc_current_device_sm());
 }
 
+/* The same, as one more input of a link. */
+static ScLinkInput runtime_input(void)
+{
+    const char *rt = runtime_ptx();
+    return (ScLinkInput){true, (uint8_t *)rt, strlen(rt)};
+}
+
 static ScModuleRec *new_module(const char *origin, const void *image, size_t avail)
 {
     ScModuleRec *m = calloc(1, sizeof *m);
@@ -256,8 +263,7 @@ static const ScLinkInput *instrument_link(ScModuleRec *m, size_t *n)
         free_instr_link(m); /* a PTX input holds its own text, or NULL where it failed */
         return m->plan.link;
     }
-    m->instr_link[m->plan.n_link] =
-        (ScLinkInput){true, (uint8_t *)runtime_ptx(), strlen(runtime_ptx())};
+    m->instr_link[m->plan.n_link] = runtime_input();
     m->n_instr_link = m->plan.n_link + 1;
     m->instrumented = true;
     sc_vlog("scord: linked module instrumented: %u access sites in %u kernels\n", access, kernels);
@@ -648,7 +654,7 @@ static const char *link_unit(ScReal_cuLinkAddData real, CUlinkState state, ScMod
     bool have = l && l->runtime_added;
     pthread_mutex_unlock(&sc_ctx.lock);
     if (!have) {
-        ScLinkInput rt = {true, (uint8_t *)runtime_ptx(), strlen(runtime_ptx())};
+        ScLinkInput rt = runtime_input();
         CUresult r = sc_link_add_input(real, state, &rt, "scord device runtime", 0, NULL, NULL);
         if (r != CUDA_SUCCESS) {
             snprintf(m->instr_error, sizeof m->instr_error,

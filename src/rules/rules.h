@@ -513,9 +513,8 @@ SC_HD static inline uint32_t sc_rules_site_blk(uint64_t site, uint64_t word)
  * site word's high bits tell them apart. (Only a site word read under the word's lock
  * is sure to go with the word: the runtime decides again under it before it changes
  * the word, so an alias seen through a stale one may at most skip a change.) */
-SC_HD static inline int rules_block_alias(const ScRulesAccess *a, uint64_t word)
+SC_HD static inline int rules_block_alias(const ScRulesAccess *a)
 {
-    (void)word;
     return a->hint != 0 &&
            (a->hint >> SC_RULES_SITE_BLK_SHIFT) != ((a->blk >> SC_RULES_BLK_BITS) & 0x1ffu);
 }
@@ -615,7 +614,7 @@ SC_HD static inline RulesRel rules_relate(const ScRulesState *s, const ScRulesAc
     RulesRel r;
     unsigned lane = a->tid & 31u, warp = (a->tid >> 5) & 31u;
     r.same_blk = (a->blk & ((1u << SC_RULES_BLK_BITS) - 1u)) == s->blk;
-    if (r.same_blk && rules_block_alias(a, sc_rules_encode(s)))
+    if (r.same_blk && rules_block_alias(a))
         r.same_blk = 0;
     r.same_warp = r.same_blk && warp == s->warp;
     r.same_thr = r.same_warp && lane == s->lane;
@@ -1022,7 +1021,7 @@ SC_HD static inline int sc_rules_access(uint64_t old, const ScRulesAccess *a, ui
      * Not for a block-scoped strong access: the earlier one may have had a wider scope. */
     if (((old ^ sc_rules_who(a)) & SC_RULES_WHO_FIELD) == 0 &&
         (old & SC_RULES_MASK_FIELD) == a->mask && sc_rules_reach(old, a->cls) == SC_RULES_POS_SELF &&
-        !(rules_is_strong(a->cls) && rules_block_scoped(a->scope)) && !rules_block_alias(a, old)) {
+        !(rules_is_strong(a->cls) && rules_block_scoped(a->scope)) && !rules_block_alias(a)) {
         /* A weak write leaves only itself: unchanged if nothing else is there. */
         uint64_t w_field = SC_RULES_FIELD(
             SC_RULES_REACH_SHIFT + SC_RULES_POS_BITS * SC_RULES_CLS_WRITE, SC_RULES_POS_BITS);
