@@ -322,6 +322,8 @@ static __device__ void open_slot(ScDevLaunch *l)
             b->named_count[i] = 0;
             b->named_warps[i] = 0;
         }
+        if (i < SC_DEV_ACQ_SET)
+            b->acq_meta[i] = 0;
         if (i < block_warps())
             *warp_now_floor(warp_clock(l, slot, i)) = 0;
     }
@@ -336,6 +338,7 @@ static __device__ void open_slot(ScDevLaunch *l)
         b->bar_first[1] = 0;
         b->bar_state = BAR_UNIFORM;
         b->clk_busy = 0;
+        b->acq_next = 0;
         b->bar_count = block_threads() << 16;
         b->clk.now = 0;
         __scord_slot = slot;
@@ -358,6 +361,12 @@ extern "C" __device__ void __scord_entry(uint32_t kernel)
     th->bar_epoch = 0;
     th->warp_epoch = SC_DEV_ROW_STALE;
     th->rmw_word = 0;
+    th->release = 0;
+    th->release_fresh = 0;
+    th->attempt = 0;
+    for (uint32_t i = 0; i < SC_DEV_PENDING; i++)
+        th->pending[i] = 0;
+    th->lock_user = 0;
 }
 
 /* ---- the block clock ------------------------------------------------------- */
@@ -598,12 +607,9 @@ static __device__ void materialize_row(ScRulesWarpClk *c, ScDevThread *th, uint3
  * rules' join over the participants' rows (sc_rules_warp_sync, one row at a time):
  * no lane waits for another. Reading a participant's row while that lane rewrites it
  * with the same join gives the same result, since the join only grows. */
-extern "C" __device__ void __scord_syncwarp(uint32_t site, uint32_t mask)
+/* A __syncwarp(mask) instance of this lane; returns its number | the floor << 16. */
+static __device__ uint32_t warp_sync(ScDevLaunch *l, uint32_t slot, uint32_t mask)
 {
-    uint32_t slot;
-    ScDevLaunch *l = checked_block(&slot);
-    if (!l)
-        return;
     uint32_t t = thread_linear(), w = t / WARP_SIZE, lane = t % WARP_SIZE;
     ScDevBlock *b = block_state(l, slot);
     ScDevThread *th = thread_state(l, slot);
@@ -631,7 +637,7 @@ extern "C" __device__ void __scord_syncwarp(uint32_t site, uint32_t mask)
     if (wide) {
         /* Every entry of every row is now the floor: no row needs to be read. */
         th->warp_epoch = SC_DEV_ROW_STALE;
-        return;
+        return nf;
     }
     uint32_t seq = nf & 0xffffu, floor = nf >> 16;
     materialize_row(c, th, lane, floor);
@@ -656,6 +662,296 @@ extern "C" __device__ void __scord_syncwarp(uint32_t site, uint32_t mask)
     for (uint32_t m = 0; m < WARP_SIZE; m++)
         c->seen[lane][m] = row[m];
     __threadfence_block();
+    return nf;
+}
+
+extern "C" __device__ void __scord_syncwarp(uint32_t site, uint32_t mask)
+{
+    uint32_t slot;
+    ScDevLaunch *l = checked_block(&slot);
+    if (l)
+        warp_sync(l, slot, mask);
+}
+
+/* ---- release and acquire ------------------------------------------------------- */
+
+/* Nodes of release chains a thread reads from the newest back, and records it takes
+ * for one access. */
+#define ACQ_WALK 32u
+#define ACQ_RECORDS 32u
+
+/* The sync key of a flag: its generic address; shared memory's window is per block. */
+static __device__ __forceinline__ uint64_t sync_key(uint64_t addr)
+{
+    return __isShared((const void *)addr) ? addr ^ (uint64_t)(block_linear() + 1) << 48 : addr;
+}
+
+static __device__ __forceinline__ uint64_t *sync_entry(const ScDevLaunch *l, uint64_t key)
+{
+    return (uint64_t *)l->sync_table + (mix64(key) & ((1u << SC_DEV_SYNC_TABLE_BITS) - 1));
+}
+
+static __device__ __forceinline__ ScDevSyncNode *sync_node(const ScDevLaunch *l, uint32_t seq)
+{
+    return (ScDevSyncNode *)l->sync_nodes + (seq & ((1u << SC_DEV_SYNC_NODES_BITS) - 1));
+}
+
+/* The newest node of the flag's chain (its sequence number), 0 when it has none. */
+static __device__ __forceinline__ uint32_t sync_head(const ScDevLaunch *l, uint64_t key)
+{
+    uint64_t e = load_gpu64(sync_entry(l, key));
+    return (uint32_t)e == sc_dev_sync_tag(key) ? (uint32_t)(e >> 32) : 0;
+}
+
+/* Node seq's record and predecessor; false when the ring has reused the node. */
+static __device__ bool read_node(const ScDevLaunch *l, uint32_t seq, uint64_t *rec, uint32_t *prev)
+{
+    ScDevSyncNode *n = sync_node(l, seq);
+    *rec = load_gpu64(&n->rec);
+    *prev = load_gpu32(&n->prev);
+    return load_gpu32(&n->self) == seq;
+}
+
+/* A write carries rec through the flag: the chain's new head. A read-modify-write
+ * continues the chain it read; any other write starts one. */
+static __device__ void sync_publish(ScDevLaunch *l, uint64_t key, uint64_t rec, bool rmw)
+{
+    uint64_t *e = sync_entry(l, key);
+    uint32_t tag = sc_dev_sync_tag(key);
+    uint64_t old = load_gpu64(e);
+    uint32_t head = (uint32_t)old == tag ? (uint32_t)(old >> 32) : 0;
+    uint64_t head_rec;
+    uint32_t head_prev;
+    if (head && read_node(l, head, &head_rec, &head_prev) && head_rec == rec && (rmw || !head_prev))
+        return; /* the chain says so already */
+    uint32_t seq = atomicAdd(&l->sync_used, 1u) + 1u;
+    ScDevSyncNode *n = sync_node(l, seq);
+    for (;;) {
+        n->rec = rec;
+        n->prev = rmw ? head : 0;
+        __threadfence();
+        n->self = seq;
+        /* The node before the entry; the entry before the flag's own write. */
+        __threadfence();
+        uint64_t seen = atomicCAS((unsigned long long *)e, old, (uint64_t)seq << 32 | tag);
+        if (seen == old)
+            break;
+        old = seen;
+        head = (uint32_t)old == tag ? (uint32_t)(old >> 32) : 0;
+    }
+    if (old && (uint32_t)old != tag)
+        atomicAdd(&l->sync_lost, 1u);
+    __threadfence();
+}
+
+/* A release of this thread: a point in its clocks (a __syncwarp of its lane alone),
+ * and the record of what it covers, carried by the thread's next writes. */
+static __device__ void release(ScDevLaunch *l, uint32_t slot, uint32_t scope)
+{
+    uint32_t t = thread_linear(), w = t / WARP_SIZE;
+    uint32_t nf = warp_sync(l, slot, 1u << (t % WARP_SIZE));
+    ScDevBlock *b = block_state(l, slot);
+    uint32_t bs = load_cta32(&b->bar_state), now = bs & 0xffffu, known = now;
+    if (!(bs & BAR_UNIFORM)) {
+        /* The oldest barrier instance through which this warp knows a warp. */
+        __threadfence_block();
+        for (uint32_t x = 0, n = block_warps(); x < n; x++) {
+            uint32_t k = b->clk.seen[w][x];
+            if (sc_rules_age(now, k, SC_RULES_BAR_MOD) > sc_rules_age(now, known, SC_RULES_BAR_MOD))
+                known = k;
+        }
+    }
+    ScDevThread *th = thread_state(l, slot);
+    th->release = sc_rules_release_record(block_linear(), t, nf & 0xffffu, known, nf >> 16,
+                                          scope >= SC_ABI_SCOPE_GPU);
+    th->release_fresh = 1;
+}
+
+/* The cause of a failed synchronization through a flag read by an access of `info`. */
+static __device__ __forceinline__ uint32_t attempt_cause(uint32_t info, int fence_cause, int lock_cause)
+{
+    return (uint32_t)((info & SC_ABI_INFO_LOCK) ? lock_cause : fence_cause) + 1u;
+}
+
+/* An acquire (fence or operation) of this thread at `scope`: it takes the releases of
+ * the flags it has read strongly since the last one, where the scopes of both sides
+ * and of the flag's accesses let them synchronize; else it keeps why not. */
+static __device__ void acquire(ScDevLaunch *l, uint32_t slot, uint32_t scope)
+{
+    ScDevThread *th = thread_state(l, slot);
+    ScDevBlock *b = block_state(l, slot);
+    uint32_t t = thread_linear(), me = block_linear();
+    bool gpu = scope >= SC_ABI_SCOPE_GPU;
+    for (uint32_t i = 0; i < SC_DEV_PENDING; i++) {
+        uint64_t key = th->pending[i];
+        if (!key)
+            continue;
+        th->pending[i] = 0;
+        uint32_t info = th->pending_info[i];
+        uint32_t head = sync_head(l, key), prev;
+        uint64_t rec;
+        if (!head || !read_node(l, head, &rec, &prev)) {
+            th->attempt = attempt_cause(info, DEV_CAUSE_MISSING_FENCE, DEV_CAUSE_LOCK_NO_FENCE);
+            continue;
+        }
+        if (rec & SC_DEV_REC_WEAK) {
+            th->attempt = DEV_CAUSE_NON_STRONG_SYNC + 1u;
+            continue;
+        }
+        uint32_t rs = SC_ABI_INFO_SCOPE(info);
+        bool read_cta = rs == SC_ABI_SCOPE_CTA || rs == SC_ABI_SCOPE_CLUSTER;
+        if (sc_rules_rec_blk(rec) != me &&
+            (!(rec & SC_RULES_REC_GPU) || !gpu || (rec & SC_DEV_REC_FLAG_CTA) || read_cta)) {
+            th->attempt = attempt_cause(info, DEV_CAUSE_FENCE_SCOPE, DEV_CAUSE_LOCK_SCOPE);
+            continue;
+        }
+        th->attempt = 0;
+        bool lock = (info & SC_ABI_INFO_LOCK) != 0;
+        th->lock_user |= lock;
+        uint32_t bs = load_cta32(&b->bar_state);
+        uint32_t bar = (bs & BAR_UNIFORM) ? bs & 0xffffu : b->clk.own[t / WARP_SIZE];
+        uint32_t meta = SC_DEV_ACQ_META(t, bar, gpu, lock);
+        bool have = false;
+        uint32_t n = load_cta32(&b->acq_next);
+        for (uint32_t k = 0; k < SC_DEV_ACQ_SET && k < n && !have; k++)
+            have = load_cta32(&b->acq_meta[k]) == meta && load_cta32(&b->acq_head[k]) == head;
+        if (have)
+            continue;
+        uint32_t at = atomicAdd(&b->acq_next, 1u) % SC_DEV_ACQ_SET;
+        atomicExch(&b->acq_meta[at], 0u);
+        __threadfence_block();
+        b->acq_head[at] = head;
+        __threadfence_block();
+        atomicExch(&b->acq_meta[at], meta);
+    }
+}
+
+/* What a strong or release access does to synchronization before it is checked: a
+ * release operation releases; a strong read notes its flag for the next acquire (and
+ * what the flag carries, so that a race before that acquire names its cause); a
+ * write carries the thread's release. Returns whether the access is a weak write
+ * that took a release the way a flag would: a synchronization through a weak flag. */
+static __device__ bool sync_access(ScDevLaunch *l, uint32_t slot, uint64_t addr, uint32_t info, int cls)
+{
+    if (!__isGlobal((const void *)addr) && !__isShared((const void *)addr))
+        return false;
+    ScDevThread *th = thread_state(l, slot);
+    uint32_t kind = SC_ABI_INFO_KIND(info), sem = SC_ABI_INFO_SEM(info);
+    uint32_t scope = SC_ABI_INFO_SCOPE(info);
+    if (cls == SC_RULES_CLS_WRITE) {
+        if (!th->release_fresh)
+            return false;
+        th->release_fresh = 0;
+        sync_publish(l, sync_key(addr), th->release | SC_DEV_REC_WEAK, false);
+        return true;
+    }
+    uint64_t key = sync_key(addr);
+    if (cls == SC_RULES_CLS_SREAD || kind == SC_ABI_KIND_RMW) {
+        uint32_t i = th->pending[0] == key || !th->pending[0] ? 0 : th->pending[1] == key ? 1 : 2;
+        if (i == 2) {
+            th->pending[1] = th->pending[0];
+            th->pending_info[1] = th->pending_info[0];
+            i = 0;
+        }
+        th->pending[i] = key;
+        th->pending_info[i] = info;
+        uint32_t head = sync_head(l, key), prev;
+        uint64_t rec;
+        if (head && read_node(l, head, &rec, &prev))
+            th->attempt = rec & SC_DEV_REC_WEAK
+                              ? DEV_CAUSE_NON_STRONG_SYNC + 1u
+                              : attempt_cause(info, DEV_CAUSE_MISSING_FENCE, DEV_CAUSE_LOCK_NO_FENCE);
+    }
+    bool release_op = sem == SC_ABI_SEM_RELEASE || sem == SC_ABI_SEM_ACQ_REL;
+    if (cls == SC_RULES_CLS_SREAD || (kind != SC_ABI_KIND_RMW && kind != SC_ABI_KIND_RED &&
+                                      cls != SC_RULES_CLS_SWRITE))
+        return false;
+    if (release_op)
+        release(l, slot, scope);
+    bool rmw = cls == SC_RULES_CLS_ATOMIC;
+    if (!th->release || (rmw && !th->release_fresh))
+        return false; /* a read-modify-write leaves the chain it reads as it is */
+    th->release_fresh = 0;
+    bool cta = scope == SC_ABI_SCOPE_CTA || scope == SC_ABI_SCOPE_CLUSTER;
+    sync_publish(l, key, th->release | (cta ? SC_DEV_REC_FLAG_CTA : 0), rmw);
+    return false;
+}
+
+extern "C" __device__ void __scord_fence(uint32_t site, uint32_t info)
+{
+    (void)site;
+    uint32_t slot;
+    ScDevLaunch *l = checked_block(&slot);
+    if (!l)
+        return;
+    uint32_t sem = SC_ABI_INFO_SEM(info), scope = SC_ABI_INFO_SCOPE(info);
+    if (sem == SC_ABI_SEM_ACQUIRE || sem == SC_ABI_SEM_ACQ_REL)
+        acquire(l, slot, scope);
+    if (SC_ABI_INFO_KIND(info) == SC_ABI_KIND_FENCE &&
+        (sem == SC_ABI_SEM_RELEASE || sem == SC_ABI_SEM_ACQ_REL))
+        release(l, slot, scope);
+}
+
+/* The releases this thread has taken, or its block's threads took before a barrier it
+ * passed since, as records (r's clocks must be read): every node of their chains that
+ * the scopes let reach this thread. */
+static __device__ uint32_t acquired_records(const ScDevLaunch *l, uint32_t slot, const ScRulesAccess *r,
+                                            uint64_t *out)
+{
+    ScDevBlock *b = block_state(l, slot);
+    uint32_t n_set = load_cta32(&b->acq_next), n = 0;
+    if (!n_set)
+        return 0;
+    uint32_t w = r->tid / WARP_SIZE;
+    for (uint32_t i = 0; i < SC_DEV_ACQ_SET && i < n_set; i++) {
+        uint32_t meta = load_cta32(&b->acq_meta[i]);
+        if (!meta)
+            continue;
+        __threadfence_block();
+        uint32_t seq = load_cta32(&b->acq_head[i]), who = SC_DEV_ACQ_TID(meta);
+        if (who != r->tid) {
+            uint32_t aw = who / WARP_SIZE;
+            uint32_t known = aw == w ? r->bar_own : r->bar_seen ? r->bar_seen[aw] : r->bar_now;
+            if (!sc_rules_newer(r->bar_now, known, SC_DEV_ACQ_BAR(meta), SC_RULES_BAR_MOD))
+                continue;
+        }
+        for (uint32_t k = 0; k < ACQ_WALK && seq && n < ACQ_RECORDS; k++) {
+            uint64_t rec;
+            uint32_t prev;
+            if (!read_node(l, seq, &rec, &prev))
+                break;
+            bool reaches = sc_rules_rec_blk(rec) == r->blk ||
+                           ((rec & SC_RULES_REC_GPU) && SC_DEV_ACQ_GPU(meta) && !(rec & SC_DEV_REC_FLAG_CTA));
+            if (!(rec & SC_DEV_REC_WEAK) && reaches && (n == 0 || out[n - 1] != rec))
+                out[n++] = rec & ~(SC_DEV_REC_WEAK | SC_DEV_REC_FLAG_CTA);
+            seq = prev;
+        }
+    }
+    return n;
+}
+
+/* The cause of a race the rules name by the threads' relation alone (other blocks, or
+ * other warps with no barrier), when this thread's synchronization through memory
+ * says more: a weak write that took a release like a flag, raced by a strong access;
+ * the thread's latest failed attempt; a release taken from the other side's block
+ * that came before the other access (a fence missing after it); a lock taken that
+ * does not order the other side. */
+static __device__ int scoped_cause(const ScDevLaunch *l, uint32_t slot, const ScRulesAccess *r,
+                                   const ScRulesVerdict *v, bool weak_flag, int cause)
+{
+    if (cause != DEV_CAUSE_UNSYNCHRONIZED_BLOCKS && cause != DEV_CAUSE_MISSING_BARRIER)
+        return cause;
+    if (weak_flag && rules_is_strong(v->prev_cls))
+        return DEV_CAUSE_NON_STRONG_SYNC;
+    const ScDevThread *th = thread_state(l, slot);
+    if (th->attempt)
+        return (int)th->attempt - 1;
+    for (uint32_t i = 0; i < r->n_acq; i++)
+        if ((sc_rules_rec_blk(r->acq[i]) & ((1u << SC_RULES_BLK_BITS) - 1u)) == v->prev_blk)
+            return th->lock_user ? DEV_CAUSE_LOCK_NO_FENCE : DEV_CAUSE_MISSING_FENCE;
+    if (th->lock_user && cause == DEV_CAUSE_UNSYNCHRONIZED_BLOCKS)
+        return DEV_CAUSE_LOCK_MISSING;
+    return cause;
 }
 
 /* ---- accesses ---------------------------------------------------------------- */
@@ -752,6 +1048,7 @@ typedef struct Access {
     ScRulesAccess rules;
     RecSide cur;       /* site, info with the space resolved, block, thread */
     bool shared;
+    bool weak_flag;    /* a weak write that took a release as a flag would (sync_access) */
     uint64_t base;     /* shared window offset or global address of the word's byte 0 */
 } Access;
 
@@ -789,6 +1086,7 @@ static __device__ void report(const Access *a, const ScRulesAccess *r, const ScR
     int cause = report_cause((ScRulesCause)v->cause);
     if (cause < 0)
         return;
+    cause = scoped_cause(a->l, a->slot, r, v, a->weak_flag, cause);
     uint32_t space = SC_ABI_INFO_SPACE(a->cur.info);
     /* The host completes a named side's size and semantics from its site. */
     RecSide prev = {SC_DEV_SITE_NONE, SC_ABI_INFO(0, abi_kind(v->prev_cls), 0, 0, space),
@@ -1156,7 +1454,7 @@ static __device__ bool read_clocks(ScRulesAccess *r, const ScDevLaunch *l, uint3
 
 static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slot, uint64_t addr,
                                                     uint32_t info, uint32_t site, int cls,
-                                                    StorePeers peers)
+                                                    StorePeers peers, bool weak_flag)
 {
     uint32_t size = SC_ABI_INFO_SIZE(info);
     uint32_t space = SC_ABI_INFO_SPACE(info);
@@ -1173,6 +1471,7 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     a.l = l;
     a.slot = slot;
     a.shared = space == SC_ABI_SPACE_SHARED;
+    a.weak_flag = weak_flag;
     uint64_t *words; /* the shadow word, its site word right after it */
     uint64_t chunk = 0; /* global: the chunk-table entry of the word being checked */
     if (cls < 0 || size == 0 || (!a.shared && space != SC_ABI_SPACE_GLOBAL)) {
@@ -1212,6 +1511,9 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
         count_unchecked(l);
         return;
     }
+    uint64_t acquired[ACQ_RECORDS];
+    a.rules.acq = acquired;
+    a.rules.n_acq = acquired_records(l, slot, &a.rules, acquired);
     /* Byte k of the access lies in word (addr % 4 + k) / 4 of it. */
     uint32_t first = (uint32_t)(addr & 3), end = first + size;
     for (uint32_t lo = first; lo < end; lo = (lo | 3u) + 1) {
@@ -1264,6 +1566,7 @@ extern "C" __device__ void __scord_access(uint64_t addr, uint32_t info, uint32_t
         return;
     int cls = access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info));
     uint32_t lane = thread_linear() % WARP_SIZE;
+    bool weak_flag = cls > SC_RULES_CLS_READ && sync_access(l, slot, addr, info, cls);
     StorePeers peers = {1u << lane, 0};
     uint32_t same = __match_any_sync(lanes, addr);
     bool checks = true;
@@ -1278,7 +1581,7 @@ extern "C" __device__ void __scord_access(uint64_t addr, uint32_t info, uint32_t
      * inlined, and each copy adds to the JIT time of every instrumented module. */
     for (uint32_t turn = __ballot_sync(same, checks); turn; turn &= turn - 1) {
         if (lane == lowest_lane(turn))
-            check_access(l, slot, addr, info, site, cls, peers);
+            check_access(l, slot, addr, info, site, cls, peers, weak_flag);
         __syncwarp(same);
     }
     __syncwarp(lanes);

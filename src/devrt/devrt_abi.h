@@ -27,6 +27,10 @@
  *       module's kernel table.
  *   __scord_exit()
  *       before every `ret` of a kernel and every `exit` anywhere.
+ *   __scord_fence(.b32 site, .b32 info)
+ *       just after a memory fence (fence.sc/acq_rel/acquire/release, membar), info
+ *       SC_ABI_INFO(0, SC_ABI_KIND_FENCE, sem, scope, 0); and just after an ld or atom
+ *       with acquire semantics, with that access's own info (the acquire it made).
  *
  * A predicated instruction's calls are skipped with a branch on the same
  * predicate, because the call sequence's st.param cannot be predicated.
@@ -35,7 +39,8 @@
 #define SC_ABI_ALL_THREADS 0xffffffffu
 
 /* info: bits 0..7 size in bytes (1..255; vector accesses give their whole size),
- * 8..10 kind, 11..14 semantics, 15..17 scope, 18..20 space. The instrumenter maps
+ * 8..10 kind, 11..14 semantics, 15..17 scope, 18..20 space, 21 an atom.cas or
+ * atom.exch (what a lock is taken and given back with). The instrumenter maps
  * src/ptx/ptx_sema.h's classification onto these with switches, so that neither
  * side's numbering leaks into the other. */
 enum {
@@ -43,6 +48,7 @@ enum {
     SC_ABI_KIND_WRITE = 2,
     SC_ABI_KIND_RMW = 3, /* atom */
     SC_ABI_KIND_RED = 4, /* red */
+    SC_ABI_KIND_FENCE = 5,
 };
 enum {
     SC_ABI_SEM_WEAK = 1,
@@ -75,5 +81,6 @@ enum {
 #define SC_ABI_INFO_SEM(info) (((info) >> 11) & 0xfu)
 #define SC_ABI_INFO_SCOPE(info) (((info) >> 15) & 0x7u)
 #define SC_ABI_INFO_SPACE(info) (((info) >> 18) & 0x7u)
+#define SC_ABI_INFO_LOCK (1u << 21)
 
 #endif

@@ -112,6 +112,47 @@ typedef struct ScDevRecord {
 #define SC_DEV_INFO_BARRIER 0u
 #define SC_DEV_INFO_ABSENT 0xffffffffu
 
+#define SC_DEV_ACQ_SET 8
+/* acq_meta: the taker's thread (10 bits), its warp's barrier instance then (10), the
+ * acquire's scope includes other blocks (1), taken through cas/exch, a lock (1). */
+#define SC_DEV_ACQ_META(tid, bar, gpu, lock)                                                   \
+    ((uint32_t)(tid) | (uint32_t)(bar) << 10 | (uint32_t)(gpu) << 20 | (uint32_t)(lock) << 21 | \
+     1u << 22)
+#define SC_DEV_ACQ_TID(m) ((m)&0x3ffu)
+#define SC_DEV_ACQ_BAR(m) (((m) >> 10) & 0x3ffu)
+#define SC_DEV_ACQ_GPU(m) (((m) >> 20) & 1u)
+#define SC_DEV_ACQ_LOCK(m) (((m) >> 21) & 1u)
+
+/* The sync table: per flag (a location a strong write published a release through),
+ * the newest node of its release chain. Entry: node sequence number << 32 | the flag's
+ * tag (sc_dev_sync_tag, never 0); direct-mapped on the flag's key, so two flags that
+ * meet in one entry take turns (an overwritten chain can only cost a false alarm,
+ * counted in sync_lost). Cleared by the host before each launch. */
+#define SC_DEV_SYNC_TABLE_BITS 16
+/* A node of a release chain: the release record a write carried (flag bits below),
+ * the node it continues (an atomic read-modify-write continues the release sequence
+ * of the write it read; 0: a chain's first), and its own sequence number (the node
+ * ring is reused: a node whose `self` differs was overwritten). */
+typedef struct ScDevSyncNode {
+    uint64_t rec;
+    uint32_t prev;
+    uint32_t self;
+} ScDevSyncNode;
+#define SC_DEV_SYNC_NODES_BITS 20
+/* rec flags above the rules' record: the write that carried it was weak (not a
+ * synchronization), or cta-scoped (no morally strong partner in another block). */
+#define SC_DEV_REC_WEAK ((uint64_t)1 << 62)
+#define SC_DEV_REC_FLAG_CTA ((uint64_t)1 << 61)
+
+SC_HD static inline uint32_t sc_dev_sync_tag(uint64_t key)
+{
+    uint32_t t = (uint32_t)(key ^ key >> 29);
+    return t ? t : 1u;
+}
+
+/* Flags read strongly that an acquire may take a release from. */
+#define SC_DEV_PENDING 2
+
 /* Per-thread synchronization state, in the block's slot. */
 typedef struct ScDevThread {
     uint32_t bar_epoch;  /* block-wide barrier instances this thread has arrived at */
@@ -125,6 +166,14 @@ typedef struct ScDevThread {
     uint64_t rmw_word;
     uint32_t rmw_clock, rmw_cause;
     uint32_t rmw_prev[4];
+    /* Scoped synchronization (docs/devrt.md, "Release and acquire"). */
+    uint64_t release;          /* this thread's latest release record, 0: none yet */
+    uint32_t release_fresh;    /* no write has carried `release` yet */
+    uint32_t attempt;          /* ScCause + 1 of the latest failed synchronization, 0: none */
+    uint64_t pending[SC_DEV_PENDING]; /* sync keys of flags read strongly since the last
+                                         acquire, 0: none */
+    uint32_t pending_info[SC_DEV_PENDING]; /* their reads' SC_ABI_INFO */
+    uint32_t lock_user;        /* this thread took a lock (acquired through cas/exch) */
 } ScDevThread;
 #define SC_DEV_ROW_STALE 0xffffffffu
 
@@ -151,6 +200,12 @@ typedef struct ScDevBlock {
     uint32_t named_warps[16]; /* per barrier id: warps that arrived there */
     ScRulesBlockClk clk;      /* the rules' block clock, written only by the thread that
                                  completes a barrier instance */
+    /* Releases taken by the block's threads: the head of a release chain in the sync
+     * nodes (its sequence number), and who took it: SC_DEV_ACQ_META. A thread uses one
+     * it took itself, or that a barrier since orders before it. */
+    uint32_t acq_head[SC_DEV_ACQ_SET];
+    uint32_t acq_meta[SC_DEV_ACQ_SET];
+    uint32_t acq_next;        /* entries ever added; the set keeps the newest */
 } ScDevBlock;
 
 /* No slot could be had: the block runs unchecked (never hangs the program). */
@@ -189,6 +244,10 @@ typedef struct ScDevLaunch {
     uint64_t cache;              /* ScDevCacheEntry[1 << cache_bits]; 0: there is no
                                     cache, accesses to cached chunks count unchecked */
     uint32_t cache_bits;
+    uint32_t sync_lost;          /* device-incremented: flags whose chain another took over */
+    uint64_t sync_table;         /* uint64_t[1 << SC_DEV_SYNC_TABLE_BITS] */
+    uint64_t sync_nodes;         /* ScDevSyncNode[1 << SC_DEV_SYNC_NODES_BITS] */
+    uint32_t sync_used;          /* device-incremented: nodes ever taken */
     uint32_t pad_;
 } ScDevLaunch;
 

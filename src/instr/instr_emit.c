@@ -282,6 +282,19 @@ static bool emit_syncwarp(Emitter *e, const ScInstrEdit *ed)
     return insert(e, ed->stmt, true, in->guard, in->guard_negated);
 }
 
+/* After the instruction: a fence orders, and an acquiring access has read, by then. */
+static bool emit_fence(Emitter *e, const ScInstrEdit *ed)
+{
+    static const unsigned bits[] = {32, 32};
+    e->code.len = 0;
+    e->arg[0].len = e->arg[1].len = 0;
+    sc_buf_printf(&e->arg[0], "%u", ed->site);
+    sc_buf_printf(&e->arg[1], "0x%x", ed->info);
+    call_seq(e, "__scord_fence", bits, 2);
+    const ScPtxInstr *in = &ed->stmt->u.instr;
+    return insert(e, ed->stmt, true, in->guard, in->guard_negated);
+}
+
 static bool emit_exit(Emitter *e, const ScInstrEdit *ed)
 {
     e->code.len = 0;
@@ -311,6 +324,8 @@ static bool emit_edit(Emitter *e, const ScInstrEdit *ed)
         return emit_barrier(e, ed);
     case SC_INSTR_EDIT_SYNCWARP:
         return emit_syncwarp(e, ed);
+    case SC_INSTR_EDIT_FENCE:
+        return emit_fence(e, ed);
     case SC_INSTR_EDIT_EXIT:
         return emit_exit(e, ed);
     }

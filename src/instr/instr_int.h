@@ -62,6 +62,7 @@ typedef enum ScInstrEditKind {
     SC_INSTR_EDIT_ACCESS,
     SC_INSTR_EDIT_BARRIER,
     SC_INSTR_EDIT_SYNCWARP,
+    SC_INSTR_EDIT_FENCE,   /* after a fence, or after an access that acquires */
     SC_INSTR_EDIT_EXIT,
 } ScInstrEditKind;
 
@@ -69,7 +70,7 @@ typedef struct ScInstrEdit {
     ScInstrEditKind kind;
     ScPtxStmt *stmt;
     uint32_t site;         /* the site id passed to the runtime */
-    uint32_t info;         /* ACCESS */
+    uint32_t info;         /* ACCESS, FENCE */
     ScInstrAddr addr;      /* ACCESS */
     ScInstrValue value;    /* ACCESS */
     ScInstrArg32 id, count; /* BARRIER: count is SC_ABI_ALL_THREADS when the instruction has none */

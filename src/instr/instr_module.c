@@ -1,4 +1,5 @@
 /* instr_module.c: sc_instr_module: checks that a module can be instrumented, plans every function, then edits. */
+#include "devrt/devrt_abi.h"
 #include "instr/instr_int.h"
 
 #include <string.h>
@@ -61,6 +62,10 @@ bool sc_instr_module(ScPtxModule *m, const ScInstrOpts *opts, ScInstrResult *res
                     break;
                 case SC_INSTR_EDIT_SYNCWARP:
                     res->n_syncwarp++;
+                    break;
+                case SC_INSTR_EDIT_FENCE:
+                    /* not the acquires of accesses, counted as accesses */
+                    res->n_fence += SC_ABI_INFO_KIND(fp->edits[j].info) == SC_ABI_KIND_FENCE;
                     break;
                 case SC_INSTR_EDIT_EXIT:
                     res->n_exit++;

@@ -429,6 +429,8 @@ static bool pack_info(Planner *p, const ScPtxStmt *s, const ScPtxMem *mem, uint3
     if (mem->size == 0 || mem->size > SC_ABI_INFO_SIZE(~0u))
         return refuse(p, s, "an access of %u bytes does not fit the runtime's size field", mem->size);
     *info = SC_ABI_INFO(mem->size, kind, sem, abi_scope(mem->scope), space);
+    if (mem->op == SC_PTX_ATOM_CAS || mem->op == SC_PTX_ATOM_EXCH)
+        *info |= SC_ABI_INFO_LOCK;
     return true;
 }
 
@@ -491,7 +493,40 @@ static bool plan_mem(Planner *p, ScPtxStmt *s, const ScPtxMem *mem)
     if (mem->kind == SC_PTX_ACCESS_WRITE && strcmp(s->u.instr.opcode, "st") == 0 &&
         !plan_value(p, s, mem, &e.value))
         return false;
-    return sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, e.info, &e.site, p->err) &&
+    if (!sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, e.info, &e.site, p->err) ||
+        !push_edit(p, &e))
+        return false;
+    if (mem->sem != SC_PTX_SEM_ACQUIRE && mem->sem != SC_PTX_SEM_ACQ_REL)
+        return true;
+    /* The acquire the access made, once it has read. */
+    ScInstrEdit acq = {.kind = SC_INSTR_EDIT_FENCE, .stmt = s, .site = e.site, .info = e.info};
+    return push_edit(p, &acq);
+}
+
+/* Memory fences order; proxy fences and mbarrier_init order other proxies' accesses,
+ * which are not checked. */
+static bool plan_fence(Planner *p, ScPtxStmt *s, const ScPtxFence *f)
+{
+    if (f->kind != SC_PTX_FENCE_MEMORY)
+        return true;
+    unsigned sem;
+    switch (f->sem) {
+    case SC_PTX_SEM_SC:
+    case SC_PTX_SEM_ACQ_REL:
+        sem = SC_ABI_SEM_ACQ_REL;
+        break;
+    case SC_PTX_SEM_ACQUIRE:
+        sem = SC_ABI_SEM_ACQUIRE;
+        break;
+    case SC_PTX_SEM_RELEASE:
+        sem = SC_ABI_SEM_RELEASE;
+        break;
+    default:
+        return refuse(p, s, "a memory fence without .sc, .acq_rel, .acquire or .release");
+    }
+    ScInstrEdit e = {.kind = SC_INSTR_EDIT_FENCE, .stmt = s,
+                     .info = SC_ABI_INFO(0, SC_ABI_KIND_FENCE, sem, abi_scope(f->scope), 0)};
+    return sc_instr_add_site(p->sites, SC_INSTR_SITE_FENCE, SC_INSTR_UNCHECKED_NONE, s, e.info, &e.site, p->err) &&
            push_edit(p, &e);
 }
 
@@ -607,9 +642,10 @@ static bool plan_instr(Planner *p, ScPtxStmt *s)
         return unchecked(p, s, SC_INSTR_UNCHECKED_ASYNC, 0);
     case SC_PTX_FAM_CONTROL:
         return plan_control(p, s, &se.u.ctl);
+    case SC_PTX_FAM_FENCE:
+        return plan_fence(p, s, &se.u.fence);
     case SC_PTX_FAM_TEXSURF: /* outside the memory model */
     case SC_PTX_FAM_CACHE:   /* no access */
-    case SC_PTX_FAM_FENCE:   /* ordering: detector part 2 */
     case SC_PTX_FAM_GRIDDEP:
     case SC_PTX_FAM_WARP:
     case SC_PTX_FAM_ADDR:

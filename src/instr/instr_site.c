@@ -214,6 +214,8 @@ const char *sc_instr_site_kind_name(ScInstrSiteKind k)
         return "barrier";
     case SC_INSTR_SITE_SYNCWARP:
         return "syncwarp";
+    case SC_INSTR_SITE_FENCE:
+        return "fence";
     case SC_INSTR_SITE_UNCHECKED:
         return "unchecked";
     }

@@ -19,6 +19,7 @@
 #define TABLE_ENTRIES ((size_t)1 << SC_SHADOW_CHUNK_BITS)
 #define CHUNK_SHADOW_BYTES ((size_t)SC_SHADOW_CHUNK_WORDS * 8)
 #define RECORDS_CAP 4096u
+#define SYNC_TABLE_BYTES (((size_t)1 << SC_DEV_SYNC_TABLE_BITS) * sizeof(uint64_t))
 
 typedef struct ScDrvRt {
     CUresult (*mem_alloc)(CUdeviceptr *, size_t);
@@ -72,7 +73,9 @@ static bool rt_setup(const ScDrvRt *d)
     if (!rt->tables || !rt->table_dev || !dev_zalloc(d, sizeof(ScDevLaunch), &rt->launch) ||
         !dev_zalloc(d, rt->sm_ids * sizeof(uint64_t), &rt->bitmap) ||
         !dev_zalloc(d, DIR_ENTRIES * sizeof(uint64_t), &rt->dir) ||
-        !dev_zalloc(d, rt->records_cap * sizeof(ScDevRecord), &rt->records)) {
+        !dev_zalloc(d, rt->records_cap * sizeof(ScDevRecord), &rt->records) ||
+        !dev_zalloc(d, SYNC_TABLE_BYTES, &rt->sync_table) ||
+        !dev_zalloc(d, ((size_t)1 << SC_DEV_SYNC_NODES_BITS) * sizeof(ScDevSyncNode), &rt->sync_nodes)) {
         rt->failed = true;
         sc_log("scord: cannot set up the device runtime (out of device memory?); nothing "
                "will be checked\n");
@@ -382,6 +385,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     ok = ok && clear_dirty_chunks(&d) && prepare_cache(&d) &&
          d.memset_d8(rt->bitmap, 0, rt->sm_ids * sizeof(uint64_t)) == CUDA_SUCCESS &&
          d.memset_d8(rt->records, 0, rt->records_cap * sizeof(ScDevRecord)) == CUDA_SUCCESS &&
+         d.memset_d8(rt->sync_table, 0, SYNC_TABLE_BYTES) == CUDA_SUCCESS &&
          d.htod(var, &rt->launch, sizeof(uint64_t)) == CUDA_SUCCESS;
     ScDevLaunch desc = {
         .launch_tag = ++rt->launch_tag,
@@ -403,6 +407,8 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         .cache_epoch = rt->cache_epoch,
         .cache = rt->cache,
         .cache_bits = rt->cache_bits,
+        .sync_table = rt->sync_table,
+        .sync_nodes = rt->sync_nodes,
     };
     ok = ok && d.htod(rt->launch, &desc, sizeof desc) == CUDA_SUCCESS;
     pthread_mutex_unlock(&sc_ctx.lock);
@@ -546,6 +552,9 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
             sc_log("scord: %s\n", err.msg);
         sc_ctx.unchecked_accesses += desc.unchecked_accesses;
         sc_ctx.unchecked_blocks += desc.unchecked_blocks;
+        if (desc.sync_lost)
+            sc_vlog("scord: %s: %u flags lost their release chain to another flag in the sync "
+                    "table (a false alarm is possible there)\n", chk->kernel, desc.sync_lost);
         pthread_mutex_unlock(&sc_ctx.lock);
         if (text.len)
             sc_log("%s", text.data);

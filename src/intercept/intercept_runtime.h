@@ -20,6 +20,8 @@ typedef struct ScRuntime {
     CUdeviceptr bitmap;       /* uint32_t[sm_ids] */
     CUdeviceptr dir;          /* chunk-table addresses, one per directory entry */
     CUdeviceptr records;      /* ScDevRecord[records_cap] */
+    CUdeviceptr sync_table;   /* uint64_t[1 << SC_DEV_SYNC_TABLE_BITS], cleared per launch */
+    CUdeviceptr sync_nodes;   /* ScDevSyncNode[1 << SC_DEV_SYNC_NODES_BITS] */
     uint32_t records_cap;
     uint64_t **tables;        /* host mirrors of the chunk tables, NULL where none */
     CUdeviceptr *table_dev;   /* device address of each chunk table */

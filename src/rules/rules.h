@@ -56,7 +56,9 @@
     X(RACE_RESET)         /* after a race the history restarts at the access */           \
     X(SREAD_KEEPS)        /* a concurrent strong read leaves the recorder recorded */     \
     X(SREAD_KEEPS_NEWER)  /* ... while partial syncs of other lanes moved the warp clock */ \
-    X(RACE_HINT)          /* the site word names the recorder's own racing access */
+    X(RACE_HINT)          /* the site word names the recorder's own racing access */   \
+    X(ACQ_ORDERED)        /* an acquired release orders the recorder before the accessor */ \
+    X(ACQ_MOVE)           /* classes ordered only by an acquired release become BSYNC */
 
 enum {
 #define SC_RULES_COV_ENUM(name) SC_RULES_COV_##name,
@@ -257,6 +259,10 @@ typedef struct ScRulesAccess {
     /* The word's site word as the runtime read it with the word (0: none). Only the
      * choice of the reported previous access uses it, never the verdict. */
     uint64_t hint;
+    /* Release records (sc_rules_release_record) this thread has acquired: a recorder's
+     * access one of them covers is ordered before this access, even across blocks. */
+    const uint64_t *acq;
+    uint32_t n_acq;
 } ScRulesAccess;
 
 /* ---- The shadow word ------------------------------------------------------------- */
@@ -557,6 +563,61 @@ typedef struct ScRulesVerdict {
 #define SC_RULES_V_WARN_UNSURE 2u /* a strong_vs_rmw partner may exist only in such a
                                      summary: not reported */
 
+/* ---- Release records ------------------------------------------------------------- */
+
+/* A release (fence or operation) of thread p is a point in p's clocks: the runtime
+ * first moves p's warp clock on as a __syncwarp of p's lane alone would, so that p's
+ * accesses before it carry an older sync value than those after. The record says
+ * which recorded accesses it covers, those ordered before the release:
+ *   bits  0..22  p's block        33..39  p's warp clock after the step
+ *        23..32  p's thread       40..49  barrier knowledge: the oldest instance p's
+ *        57      scope includes            warp knows every warp of its block at
+ *                other blocks     50..56  p's warp clock's floor (last full __syncwarp)
+ *        58      set (a record is never 0)
+ */
+#define SC_RULES_REC_SET ((uint64_t)1 << 58)
+#define SC_RULES_REC_GPU ((uint64_t)1 << 57)
+
+SC_HD static inline uint64_t sc_rules_release_record(uint32_t blk, uint32_t tid, uint32_t sync,
+                                                     uint32_t bar_known, uint32_t floor, int gpu)
+{
+    return (uint64_t)(blk & 0x7fffffu) | (uint64_t)(tid & 0x3ffu) << 23 |
+           (uint64_t)(sync & 0x7fu) << 33 | (uint64_t)(bar_known & 0x3ffu) << 40 |
+           (uint64_t)(floor & 0x7fu) << 50 | (gpu ? SC_RULES_REC_GPU : 0) | SC_RULES_REC_SET;
+}
+
+SC_HD static inline uint32_t sc_rules_rec_blk(uint64_t rec) { return (uint32_t)(rec & 0x7fffffu); }
+SC_HD static inline uint32_t sc_rules_rec_tid(uint64_t rec) { return (uint32_t)(rec >> 23) & 0x3ffu; }
+
+/* Does release record rec cover the recorded accessor of s, its access at its clocks:
+ * its own access before the release (an older sync value, within half a period), or
+ * one of its block a barrier (an instance older than the barrier knowledge) or a full
+ * __syncwarp of its warp (older than the floor) ordered before the release? Blocks are
+ * compared on the word's 14 bits. */
+SC_HD static inline int sc_rules_release_covers(uint64_t rec, const ScRulesState *s)
+{
+    if ((sc_rules_rec_blk(rec) & ((1u << SC_RULES_BLK_BITS) - 1u)) != s->blk)
+        return 0;
+    uint32_t tid = sc_rules_rec_tid(rec);
+    uint32_t sync = (uint32_t)(rec >> 33) & 0x7fu, bar_known = (uint32_t)(rec >> 40) & 0x3ffu;
+    uint32_t floor = (uint32_t)(rec >> 50) & 0x7fu;
+    uint32_t bar_age = sc_rules_age(bar_known, s->bar, SC_RULES_BAR_MOD);
+    if (bar_age >= 1 && bar_age <= SC_RULES_BAR_MOD / 2) {
+        SC_RULES_COV(ACQ_ORDERED);
+        return 1;
+    }
+    if ((tid >> 5) != s->warp)
+        return 0;
+    uint32_t age = sc_rules_age(sync, s->sync, SC_RULES_SYNC_MOD);
+    if (age == 0 || age > SC_RULES_SYNC_MOD / 2)
+        return 0; /* at or after the release */
+    if (age > sc_rules_age(sync, floor, SC_RULES_SYNC_MOD) || (tid & 31u) == s->lane) {
+        SC_RULES_COV(ACQ_ORDERED);
+        return 1;
+    }
+    return 0;
+}
+
 /* ---- The rules ---------------------------------------------------------------------- */
 
 SC_HD static inline int rules_is_write(int c)
@@ -604,14 +665,16 @@ SC_HD static inline int rules_tile_knows(const ScRulesAccess *a, unsigned lane, 
  * ordered before it. */
 typedef struct RulesRel {
     int same_blk, same_warp, same_thr;
+    int acq; /* an acquired release covers the recorder's access */
     int blk_synced; /* a barrier since the recorder's barrier epoch */
     int warp_wide;  /* a warp-wide __syncwarp since the recorder's sync clock */
     int self_ord, lsync_ord, warp_ord;
 } RulesRel;
 
-SC_HD static inline RulesRel rules_relate(const ScRulesState *s, const ScRulesAccess *a)
+SC_HD static inline RulesRel rules_relate_clocks(const ScRulesState *s, const ScRulesAccess *a)
 {
     RulesRel r;
+    r.acq = 0;
     unsigned lane = a->tid & 31u, warp = (a->tid >> 5) & 31u;
     r.same_blk = (a->blk & ((1u << SC_RULES_BLK_BITS) - 1u)) == s->blk;
     if (r.same_blk && rules_block_alias(a))
@@ -635,8 +698,17 @@ SC_HD static inline RulesRel rules_relate(const ScRulesState *s, const ScRulesAc
     return r;
 }
 
-/* Is an access at position p ordered before (or made by) the accessing thread? */
-SC_HD static inline int rules_ordered(const RulesRel *r, unsigned p)
+SC_HD static inline RulesRel rules_relate(const ScRulesState *s, const ScRulesAccess *a)
+{
+    RulesRel r = rules_relate_clocks(s, a);
+    for (uint32_t i = 0; i < a->n_acq && !r.same_thr && !r.acq; i++)
+        r.acq = sc_rules_release_covers(a->acq[i], s);
+    return r;
+}
+
+/* Is an access at position p ordered before (or made by) the accessing thread through
+ * the thread's own clocks (barriers, __syncwarp, program order)? */
+SC_HD static inline int rules_ordered_clocks(const RulesRel *r, unsigned p)
 {
     switch ((ScRulesPos)p) {
     case SC_RULES_POS_NONE:
@@ -659,6 +731,20 @@ SC_HD static inline int rules_ordered(const RulesRel *r, unsigned p)
     return 0;
 }
 
+/* Positions that hold only accesses ordered before the recorder's own (its own, and
+ * those a barrier or __syncwarp ordered before it): what a release of the recorder
+ * after its access covers. */
+SC_HD static inline int rules_before_recorder(unsigned p)
+{
+    return p >= SC_RULES_POS_BSYNC && p <= SC_RULES_POS_SELF;
+}
+
+/* Is an access at position p ordered before (or made by) the accessing thread? */
+SC_HD static inline int rules_ordered(const RulesRel *r, unsigned p)
+{
+    return rules_ordered_clocks(r, p) || (r->acq && rules_before_recorder(p));
+}
+
 /* Where an access at position p lies relative to the accessing thread once it has
  * become the recorded accessor (the transition table of docs/rules.md). */
 SC_HD static inline unsigned rules_move(const RulesRel *r, const ScRulesState *s,
@@ -666,6 +752,12 @@ SC_HD static inline unsigned rules_move(const RulesRel *r, const ScRulesState *s
 {
     if (p == SC_RULES_POS_NONE)
         return p;
+    if (r->acq && rules_before_recorder(p) && !rules_ordered_clocks(r, p)) {
+        /* Ordered before this access through an acquired release only: ordered for
+         * this thread's block once a barrier follows, the closest position there is. */
+        SC_RULES_COV(ACQ_MOVE);
+        return SC_RULES_POS_BSYNC;
+    }
     if (!r->same_blk)
         return SC_RULES_POS_GRID;
     if (p == SC_RULES_POS_GRID)

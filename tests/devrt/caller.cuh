@@ -12,6 +12,7 @@ __device__ void __scord_bar_pass(uint32_t site, uint32_t id, uint32_t count);
 __device__ void __scord_syncwarp(uint32_t site, uint32_t mask);
 __device__ void __scord_entry(uint32_t kernel);
 __device__ void __scord_exit(void);
+__device__ void __scord_fence(uint32_t site, uint32_t info);
 }
 
 extern "C" __global__ void sc_devrt_caller(int *out, int n)
@@ -39,6 +40,8 @@ extern "C" __global__ void sc_devrt_caller(int *out, int n)
                                SC_ABI_SPACE_GENERIC),
                    5, 0);
     atomicAdd(&out[t], v);
+    __threadfence();
+    __scord_fence(8, SC_ABI_INFO(0, SC_ABI_KIND_FENCE, SC_ABI_SEM_ACQ_REL, SC_ABI_SCOPE_GPU, 0));
     if ((int)t >= n) {
         __scord_exit();
         return;

@@ -25,6 +25,12 @@
     FIELD(ScDevThread, rmw_clock)                                                              \
     FIELD(ScDevThread, rmw_cause)                                                              \
     FIELD(ScDevThread, rmw_prev)                                                               \
+    FIELD(ScDevThread, release)                                                                \
+    FIELD(ScDevThread, release_fresh)                                                          \
+    FIELD(ScDevThread, attempt)                                                                \
+    FIELD(ScDevThread, pending)                                                                \
+    FIELD(ScDevThread, pending_info)                                                           \
+    FIELD(ScDevThread, lock_user)                                                              \
     SIZE(ScDevBlock)                                                                           \
     FIELD(ScDevBlock, live_threads)                                                            \
     FIELD(ScDevBlock, slot_bit)                                                                \
@@ -40,6 +46,9 @@
     FIELD(ScDevBlock, named_count)                                                             \
     FIELD(ScDevBlock, named_warps)                                                             \
     FIELD(ScDevBlock, clk)                                                                     \
+    FIELD(ScDevBlock, acq_head)                                                                \
+    FIELD(ScDevBlock, acq_meta)                                                                \
+    FIELD(ScDevBlock, acq_next)                                                                \
     SIZE(ScRulesBlockClk)                                                                      \
     SIZE(ScRulesWarpClk)                                                                       \
     SIZE(ScDevLaunch)                                                                          \
@@ -66,6 +75,14 @@
     FIELD(ScDevLaunch, cache_epoch)                                                            \
     FIELD(ScDevLaunch, cache)                                                                  \
     FIELD(ScDevLaunch, cache_bits)                                                             \
+    FIELD(ScDevLaunch, sync_lost)                                                              \
+    FIELD(ScDevLaunch, sync_table)                                                             \
+    FIELD(ScDevLaunch, sync_nodes)                                                             \
+    FIELD(ScDevLaunch, sync_used)                                                              \
+    SIZE(ScDevSyncNode)                                                                        \
+    FIELD(ScDevSyncNode, rec)                                                                  \
+    FIELD(ScDevSyncNode, prev)                                                                 \
+    FIELD(ScDevSyncNode, self)                                                                 \
     SIZE(ScDevCacheEntry)                                                                      \
     FIELD(ScDevCacheEntry, tag)                                                                \
     FIELD(ScDevCacheEntry, shadow)                                                             \

@@ -71,8 +71,8 @@ static const char *space_name(unsigned s)
 /* The site and kernel tables as PTX comments, for the golden files. */
 static void dump_result(const ScInstrResult *r, ScBuf *out)
 {
-    sc_buf_printf(out, "// calls: %u access, %u barrier, %u syncwarp, %u entry, %u exit; %u unchecked sites\n",
-                  r->n_access, r->n_barrier, r->n_syncwarp, r->n_entry, r->n_exit, r->n_unchecked);
+    sc_buf_printf(out, "// calls: %u access, %u barrier, %u syncwarp, %u fence, %u entry, %u exit; %u unchecked sites\n",
+                  r->n_access, r->n_barrier, r->n_syncwarp, r->n_fence, r->n_entry, r->n_exit, r->n_unchecked);
     for (uint32_t i = 0; i < r->n_kernels; i++) {
         sc_buf_printf(out, "// kernel %u %s unchecked:", i, r->kernels[i].name);
         if (!r->kernels[i].unchecked)
@@ -88,10 +88,14 @@ static void dump_result(const ScInstrResult *r, ScBuf *out)
         if (s->kind == SC_INSTR_SITE_UNCHECKED)
             sc_buf_printf(out, " (%s)", sc_instr_unchecked_name(s->unchecked));
         sc_buf_printf(out, " %s:%u:%u '%s'", s->function, s->ptx_line, s->ptx_col, s->instr);
-        if (s->info)
-            sc_buf_printf(out, " [%s %s size %u %s scope %s]", kind_name(SC_ABI_INFO_KIND(s->info)),
+        if (s->kind == SC_INSTR_SITE_FENCE)
+            sc_buf_printf(out, " [%s scope %s]", sem_name(SC_ABI_INFO_SEM(s->info)),
+                          scope_name(SC_ABI_INFO_SCOPE(s->info)));
+        else if (s->info)
+            sc_buf_printf(out, " [%s %s size %u %s scope %s%s]", kind_name(SC_ABI_INFO_KIND(s->info)),
                           space_name(SC_ABI_INFO_SPACE(s->info)), SC_ABI_INFO_SIZE(s->info),
-                          sem_name(SC_ABI_INFO_SEM(s->info)), scope_name(SC_ABI_INFO_SCOPE(s->info)));
+                          sem_name(SC_ABI_INFO_SEM(s->info)), scope_name(SC_ABI_INFO_SCOPE(s->info)),
+                          s->info & SC_ABI_INFO_LOCK ? " cas/exch" : "");
         sc_buf_puts(out, "\n");
         for (uint32_t f = 0; f < s->n_frames; f++) {
             const ScInstrFrame *fr = &s->frames[f];

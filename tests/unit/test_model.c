@@ -235,6 +235,8 @@ static ScRulesAccess sut_access_desc(const Sim *s, int t, const Op *op, unsigned
         uniform = w->seen[p->lane][m] == w->now;
     a.sync_seen = uniform ? NULL : w->seen[p->lane];
     a.hint = 0;
+    a.acq = NULL;
+    a.n_acq = 0;
     return a;
 }
 
@@ -984,7 +986,10 @@ TEST(model_agrees_with_reference)
     printf("rules branches reached:\n");
     for (int i = 0; i < SC_RULES_COV_COUNT; i++) {
         printf("  %-20s %12lu\n", cov_name[i], cov_hits[i]);
-        missing += cov_hits[i] == 0;
+        /* The alphabets have no release or acquire yet (docs/rules.md section 11):
+         * those branches are test_rules' to reach. */
+        int acq = i == SC_RULES_COV_ACQ_ORDERED || i == SC_RULES_COV_ACQ_MOVE;
+        missing += cov_hits[i] == 0 && !acq;
     }
     CHECK_INT(0, total);
     if (!only)

@@ -54,6 +54,8 @@ static ScRulesAccess mk(uint32_t blk, uint32_t tid, int cls, int scope, unsigned
     a.sync_floor = w->floor;
     a.sync_seen = w->seen[tid & 31];
     a.hint = 0;
+    a.acq = NULL;
+    a.n_acq = 0;
     return a;
 }
 
@@ -578,6 +580,56 @@ TEST(site_word_starts_over_when_the_recorder_passes_a_barrier)
     CHECK(sc_rules_site_of(site, R) == SC_RULES_SITE_NONE);
 }
 
+/* A release of thread tid of block blk as the runtime makes it: a __syncwarp of its
+ * lane alone, then the record of that point in its clocks. */
+static uint64_t release_of(uint32_t blk, uint32_t tid, int gpu)
+{
+    ScRulesWarpClk *w = &wclk[blk & 1][(tid >> 5) & 1];
+    sc_rules_warp_sync(w, 1u << (tid & 31), 0);
+    const ScRulesBlockClk *b = &bclk[blk & 1];
+    uint32_t known = b->now;
+    for (int x = 0; x < 2; x++)
+        if (sc_rules_age(b->now, b->seen[tid >> 5][x], SC_RULES_BAR_MOD) >
+            sc_rules_age(b->now, known, SC_RULES_BAR_MOD))
+            known = b->seen[tid >> 5][x];
+    return sc_rules_release_record(blk, tid, w->now, known, w->floor, gpu);
+}
+
+static ScRulesAccess acquiring(ScRulesAccess a, const uint64_t *recs, uint32_t n)
+{
+    a.acq = recs;
+    a.n_acq = n;
+    return a;
+}
+
+TEST(acquired_release_orders_across_blocks)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0, y = 0, z = 0, late = 0;
+    world(0, 0);
+    run(&x, mk(0, 0, W, NONE, 0xf), &v);
+    run(&y, mk(0, 33, W, NONE, 0xf), &v);  /* another warp, ordered by the barrier below */
+    sc_rules_block_barrier(&bclk[0], 0x3u);
+    run(&z, mk(0, 1, W, NONE, 0xf), &v);   /* another lane, ordered by nothing */
+    uint64_t rec = release_of(0, 0, 1);
+    run(&late, mk(0, 0, W, NONE, 0xf), &v); /* after the release */
+
+    uint64_t xr = x;
+    CHECK_INT(SC_RULES_RACE, run(&xr, mk(1, 0, R, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_CAUSE_UNSYNCHRONIZED_BLOCKS, v.cause);
+    CHECK_INT(SC_RULES_OK, run(&x, acquiring(mk(1, 0, R, NONE, 0xf), &rec, 1), &v));
+    CHECK_INT(SC_RULES_OK, run(&y, acquiring(mk(1, 0, R, NONE, 0xf), &rec, 1), &v));
+    CHECK_INT(SC_RULES_RACE, run(&z, acquiring(mk(1, 0, R, NONE, 0xf), &rec, 1), &v));
+    CHECK_INT(SC_RULES_RACE, run(&late, acquiring(mk(1, 0, R, NONE, 0xf), &rec, 1), &v));
+
+    /* Back: block 1 releases after its read, and block 0's next write takes it. */
+    uint64_t back = release_of(1, 0, 1);
+    CHECK_INT(SC_RULES_RACE, run(&(uint64_t){x}, mk(0, 0, W, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_OK, run(&x, acquiring(mk(0, 0, W, NONE, 0xf), &back, 1), &v));
+    /* A record of another block's thread covers nothing of this one. */
+    CHECK(!sc_rules_release_covers(back, &(ScRulesState){.blk = 0, .warp = 0, .lane = 0}));
+}
+
 int main(void)
 {
     RUN(layout_round_trip_at_limits);
@@ -602,5 +654,6 @@ int main(void)
     RUN(blocks_that_alias_in_the_word_are_told_apart_by_the_site_word);
     RUN(site_word_starts_over_when_the_recorder_passes_a_barrier);
     RUN(site_word_names_a_read_the_recorder_followed_with_an_atomic);
+    RUN(acquired_release_orders_across_blocks);
     return TEST_REPORT();
 }
