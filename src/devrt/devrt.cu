@@ -367,6 +367,9 @@ extern "C" __device__ void __scord_entry(uint32_t kernel)
     for (uint32_t i = 0; i < SC_DEV_PENDING; i++)
         th->pending[i] = 0;
     th->lock_user = 0;
+    th->last_acq = 0;
+    th->release_also = 0;
+    th->release_broken = 0;
 }
 
 /* ---- the block clock ------------------------------------------------------- */
@@ -608,7 +611,7 @@ static __device__ void materialize_row(ScRulesWarpClk *c, ScDevThread *th, uint3
  * no lane waits for another. Reading a participant's row while that lane rewrites it
  * with the same join gives the same result, since the join only grows. */
 /* A __syncwarp(mask) instance of this lane; returns its number | the floor << 16. */
-static __device__ uint32_t warp_sync(ScDevLaunch *l, uint32_t slot, uint32_t mask)
+extern "C" __device__ __noinline__ uint32_t __scord_warp_sync(ScDevLaunch *l, uint32_t slot, uint32_t mask)
 {
     uint32_t t = thread_linear(), w = t / WARP_SIZE, lane = t % WARP_SIZE;
     ScDevBlock *b = block_state(l, slot);
@@ -670,7 +673,7 @@ extern "C" __device__ void __scord_syncwarp(uint32_t site, uint32_t mask)
     uint32_t slot;
     ScDevLaunch *l = checked_block(&slot);
     if (l)
-        warp_sync(l, slot, mask);
+        __scord_warp_sync(l, slot, mask);
 }
 
 /* ---- release and acquire ------------------------------------------------------- */
@@ -704,7 +707,7 @@ static __device__ __forceinline__ uint32_t sync_head(const ScDevLaunch *l, uint6
 }
 
 /* Node seq's record and predecessor; false when the ring has reused the node. */
-static __device__ bool read_node(const ScDevLaunch *l, uint32_t seq, uint64_t *rec, uint32_t *prev)
+static __device__ __forceinline__ bool read_node(const ScDevLaunch *l, uint32_t seq, uint64_t *rec, uint32_t *prev)
 {
     ScDevSyncNode *n = sync_node(l, seq);
     *rec = load_gpu64(&n->rec);
@@ -712,9 +715,20 @@ static __device__ bool read_node(const ScDevLaunch *l, uint32_t seq, uint64_t *r
     return load_gpu32(&n->self) == seq;
 }
 
+/* What a node passes on besides its record: the chain its writer had taken, and the
+ * link of it that failed (0: none). */
+static __device__ __forceinline__ void read_node_links(const ScDevLaunch *l, uint32_t seq, uint32_t *also,
+                                                       uint32_t *broken)
+{
+    ScDevSyncNode *n = sync_node(l, seq);
+    *also = load_gpu32(&n->also);
+    *broken = load_gpu32(&n->broken);
+}
+
 /* A write carries rec through the flag: the chain's new head. A read-modify-write
  * continues the chain it read; any other write starts one. */
-static __device__ void sync_publish(ScDevLaunch *l, uint64_t key, uint64_t rec, bool rmw)
+extern "C" __device__ __noinline__ void __scord_sync_publish(ScDevLaunch *l, uint64_t key, uint64_t rec, bool rmw,
+                                                             uint32_t also, uint32_t broken)
 {
     uint64_t *e = sync_entry(l, key);
     uint32_t tag = sc_dev_sync_tag(key);
@@ -729,6 +743,8 @@ static __device__ void sync_publish(ScDevLaunch *l, uint64_t key, uint64_t rec, 
     for (;;) {
         n->rec = rec;
         n->prev = rmw ? head : 0;
+        n->also = also;
+        n->broken = broken;
         __threadfence();
         n->self = seq;
         /* The node before the entry; the entry before the flag's own write. */
@@ -746,10 +762,10 @@ static __device__ void sync_publish(ScDevLaunch *l, uint64_t key, uint64_t rec, 
 
 /* A release of this thread: a point in its clocks (a __syncwarp of its lane alone),
  * and the record of what it covers, carried by the thread's next writes. */
-static __device__ void release(ScDevLaunch *l, uint32_t slot, uint32_t scope)
+extern "C" __device__ __noinline__ void __scord_release(ScDevLaunch *l, uint32_t slot, uint32_t scope)
 {
     uint32_t t = thread_linear(), w = t / WARP_SIZE;
-    uint32_t nf = warp_sync(l, slot, 1u << (t % WARP_SIZE));
+    uint32_t nf = __scord_warp_sync(l, slot, 1u << (t % WARP_SIZE));
     ScDevBlock *b = block_state(l, slot);
     uint32_t bs = load_cta32(&b->bar_state), now = bs & 0xffffu, known = now;
     if (!(bs & BAR_UNIFORM)) {
@@ -765,6 +781,8 @@ static __device__ void release(ScDevLaunch *l, uint32_t slot, uint32_t scope)
     th->release = sc_rules_release_record(block_linear(), t, nf & 0xffffu, known, nf >> 16,
                                           scope >= SC_ABI_SCOPE_GPU);
     th->release_fresh = 1;
+    th->release_also = th->last_acq;
+    th->release_broken = th->attempt;
 }
 
 /* The cause of a failed synchronization through a flag read by an access of `info`. */
@@ -776,7 +794,7 @@ static __device__ __forceinline__ uint32_t attempt_cause(uint32_t info, int fenc
 /* An acquire (fence or operation) of this thread at `scope`: it takes the releases of
  * the flags it has read strongly since the last one, where the scopes of both sides
  * and of the flag's accesses let them synchronize; else it keeps why not. */
-static __device__ void acquire(ScDevLaunch *l, uint32_t slot, uint32_t scope)
+extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t slot, uint32_t scope)
 {
     ScDevThread *th = thread_state(l, slot);
     ScDevBlock *b = block_state(l, slot);
@@ -790,7 +808,7 @@ static __device__ void acquire(ScDevLaunch *l, uint32_t slot, uint32_t scope)
         uint32_t info = th->pending_info[i];
         uint32_t head = sync_head(l, key), prev;
         uint64_t rec;
-        if (!head || !read_node(l, head, &rec, &prev)) {
+        if (!head || !read_node(l, head, &rec, &prev) || !rec) {
             th->attempt = attempt_cause(info, DEV_CAUSE_MISSING_FENCE, DEV_CAUSE_LOCK_NO_FENCE);
             continue;
         }
@@ -806,11 +824,13 @@ static __device__ void acquire(ScDevLaunch *l, uint32_t slot, uint32_t scope)
             continue;
         }
         th->attempt = 0;
+        th->last_acq = head;
         bool lock = (info & SC_ABI_INFO_LOCK) != 0;
         th->lock_user |= lock;
         uint32_t bs = load_cta32(&b->bar_state);
         uint32_t bar = (bs & BAR_UNIFORM) ? bs & 0xffffu : b->clk.own[t / WARP_SIZE];
-        uint32_t meta = SC_DEV_ACQ_META(t, bar, gpu, lock);
+        uint32_t sync = load_cta32(warp_now_floor(warp_clock(l, slot, t / WARP_SIZE))) & 0xffffu;
+        uint32_t meta = SC_DEV_ACQ_META(t, bar, gpu, lock, sync);
         bool have = false;
         uint32_t n = load_cta32(&b->acq_next);
         for (uint32_t k = 0; k < SC_DEV_ACQ_SET && k < n && !have; k++)
@@ -831,7 +851,7 @@ static __device__ void acquire(ScDevLaunch *l, uint32_t slot, uint32_t scope)
  * what the flag carries, so that a race before that acquire names its cause); a
  * write carries the thread's release. Returns whether the access is a weak write
  * that took a release the way a flag would: a synchronization through a weak flag. */
-static __device__ bool sync_access(ScDevLaunch *l, uint32_t slot, uint64_t addr, uint32_t info, int cls)
+extern "C" __device__ __noinline__ bool __scord_sync_access(ScDevLaunch *l, uint32_t slot, uint64_t addr, uint32_t info, int cls)
 {
     if (!__isGlobal((const void *)addr) && !__isShared((const void *)addr))
         return false;
@@ -842,7 +862,7 @@ static __device__ bool sync_access(ScDevLaunch *l, uint32_t slot, uint64_t addr,
         if (!th->release_fresh)
             return false;
         th->release_fresh = 0;
-        sync_publish(l, sync_key(addr), th->release | SC_DEV_REC_WEAK, false);
+        __scord_sync_publish(l, sync_key(addr), th->release | SC_DEV_REC_WEAK, false, 0, 0);
         return true;
     }
     uint64_t key = sync_key(addr);
@@ -858,7 +878,7 @@ static __device__ bool sync_access(ScDevLaunch *l, uint32_t slot, uint64_t addr,
         uint32_t head = sync_head(l, key), prev;
         uint64_t rec;
         if (head && read_node(l, head, &rec, &prev))
-            th->attempt = rec & SC_DEV_REC_WEAK
+            th->attempt = rec && (rec & SC_DEV_REC_WEAK)
                               ? DEV_CAUSE_NON_STRONG_SYNC + 1u
                               : attempt_cause(info, DEV_CAUSE_MISSING_FENCE, DEV_CAUSE_LOCK_NO_FENCE);
     }
@@ -867,13 +887,20 @@ static __device__ bool sync_access(ScDevLaunch *l, uint32_t slot, uint64_t addr,
                                       cls != SC_RULES_CLS_SWRITE))
         return false;
     if (release_op)
-        release(l, slot, scope);
+        __scord_release(l, slot, scope);
     bool rmw = cls == SC_RULES_CLS_ATOMIC;
-    if (!th->release || (rmw && !th->release_fresh))
+    if (rmw && (!th->release || !th->release_fresh))
         return false; /* a read-modify-write leaves the chain it reads as it is */
+    if (!th->release) {
+        /* A strong write that carries no release: whoever acquires through it takes
+         * nothing (missing_fence). */
+        __scord_sync_publish(l, key, 0, false, 0, 0);
+        return false;
+    }
     th->release_fresh = 0;
     bool cta = scope == SC_ABI_SCOPE_CTA || scope == SC_ABI_SCOPE_CLUSTER;
-    sync_publish(l, key, th->release | (cta ? SC_DEV_REC_FLAG_CTA : 0), rmw);
+    __scord_sync_publish(l, key, th->release | (cta ? SC_DEV_REC_FLAG_CTA : 0), rmw,
+                         th->release_also, th->release_broken);
     return false;
 }
 
@@ -886,45 +913,69 @@ extern "C" __device__ void __scord_fence(uint32_t site, uint32_t info)
         return;
     uint32_t sem = SC_ABI_INFO_SEM(info), scope = SC_ABI_INFO_SCOPE(info);
     if (sem == SC_ABI_SEM_ACQUIRE || sem == SC_ABI_SEM_ACQ_REL)
-        acquire(l, slot, scope);
+        __scord_acquire(l, slot, scope);
     if (SC_ABI_INFO_KIND(info) == SC_ABI_KIND_FENCE &&
         (sem == SC_ABI_SEM_RELEASE || sem == SC_ABI_SEM_ACQ_REL))
-        release(l, slot, scope);
+        __scord_release(l, slot, scope);
 }
 
-/* The releases this thread has taken, or its block's threads took before a barrier it
- * passed since, as records (r's clocks must be read): every node of their chains that
- * the scopes let reach this thread. */
-static __device__ uint32_t acquired_records(const ScDevLaunch *l, uint32_t slot, const ScRulesAccess *r,
-                                            uint64_t *out)
+/* The releases this thread has taken, or its block's threads took before a barrier or
+ * __syncwarp it passed since, as records (r's clocks must be read), newest first:
+ * every node of their chains the scopes let reach this thread, and the chains those
+ * writers had taken before (transitively, each link checked by the thread that took
+ * it). *flags: 1 when one was taken through cas/exch (a lock), the broken link's
+ * cause + 1 << 8 when a chain passed one on. */
+#define ACQ_TRUSTED (1u << 31)
+static __device__ uint32_t acquired_records(const ScDevLaunch *l, uint32_t slot,
+                                                                     const ScRulesAccess *r, uint64_t *out,
+                                                                     uint32_t *flags)
 {
     ScDevBlock *b = block_state(l, slot);
-    uint32_t n_set = load_cta32(&b->acq_next), n = 0;
+    uint32_t n_set = load_cta32(&b->acq_next), n = 0, walked = 0;
+    *flags = 0;
     if (!n_set)
         return 0;
     uint32_t w = r->tid / WARP_SIZE;
-    for (uint32_t i = 0; i < SC_DEV_ACQ_SET && i < n_set; i++) {
+    for (uint32_t k = 0; k < SC_DEV_ACQ_SET && k < n_set && n < ACQ_RECORDS; k++) {
+        uint32_t i = (n_set - 1 - k) % SC_DEV_ACQ_SET;
         uint32_t meta = load_cta32(&b->acq_meta[i]);
         if (!meta)
             continue;
         __threadfence_block();
-        uint32_t seq = load_cta32(&b->acq_head[i]), who = SC_DEV_ACQ_TID(meta);
+        uint32_t head = load_cta32(&b->acq_head[i]), who = SC_DEV_ACQ_TID(meta);
         if (who != r->tid) {
             uint32_t aw = who / WARP_SIZE;
             uint32_t known = aw == w ? r->bar_own : r->bar_seen ? r->bar_seen[aw] : r->bar_now;
-            if (!sc_rules_newer(r->bar_now, known, SC_DEV_ACQ_BAR(meta), SC_RULES_BAR_MOD))
+            bool ordered = sc_rules_newer(r->bar_now, known, SC_DEV_ACQ_BAR(meta), SC_RULES_BAR_MOD);
+            if (!ordered && aw == w) {
+                uint32_t ks = r->sync_seen ? r->sync_seen[who % WARP_SIZE] : r->sync_now;
+                ordered = sc_rules_newer(r->sync_now, ks, SC_DEV_ACQ_SYNC(meta), SC_RULES_SYNC_MOD);
+            }
+            if (!ordered)
                 continue;
         }
-        for (uint32_t k = 0; k < ACQ_WALK && seq && n < ACQ_RECORDS; k++) {
-            uint64_t rec;
-            uint32_t prev;
-            if (!read_node(l, seq, &rec, &prev))
-                break;
-            bool reaches = sc_rules_rec_blk(rec) == r->blk ||
-                           ((rec & SC_RULES_REC_GPU) && SC_DEV_ACQ_GPU(meta) && !(rec & SC_DEV_REC_FLAG_CTA));
-            if (!(rec & SC_DEV_REC_WEAK) && reaches && (n == 0 || out[n - 1] != rec))
-                out[n++] = rec & ~(SC_DEV_REC_WEAK | SC_DEV_REC_FLAG_CTA);
-            seq = prev;
+        *flags |= SC_DEV_ACQ_LOCK(meta);
+        uint32_t stack[4], sp = 0;
+        stack[sp++] = head;
+        while (sp && walked < ACQ_WALK && n < ACQ_RECORDS) {
+            uint32_t item = stack[--sp], seq = item & ~ACQ_TRUSTED;
+            for (; seq && walked < ACQ_WALK && n < ACQ_RECORDS; walked++) {
+                uint64_t rec;
+                uint32_t prev, also, broken;
+                if (!read_node(l, seq, &rec, &prev))
+                    break;
+                read_node_links(l, seq, &also, &broken);
+                bool reaches = (item & ACQ_TRUSTED) || sc_rules_rec_blk(rec) == r->blk ||
+                               ((rec & SC_RULES_REC_GPU) && SC_DEV_ACQ_GPU(meta) &&
+                                !(rec & SC_DEV_REC_FLAG_CTA));
+                if (rec && !(rec & SC_DEV_REC_WEAK) && reaches && (n == 0 || out[n - 1] != rec))
+                    out[n++] = rec & ~(SC_DEV_REC_WEAK | SC_DEV_REC_FLAG_CTA);
+                if (broken && !(*flags >> 8))
+                    *flags |= broken << 8;
+                if (also && sp < 4)
+                    stack[sp++] = also | ACQ_TRUSTED;
+                seq = prev;
+            }
         }
     }
     return n;
@@ -937,7 +988,7 @@ static __device__ uint32_t acquired_records(const ScDevLaunch *l, uint32_t slot,
  * that came before the other access (a fence missing after it); a lock taken that
  * does not order the other side. */
 static __device__ int scoped_cause(const ScDevLaunch *l, uint32_t slot, const ScRulesAccess *r,
-                                   const ScRulesVerdict *v, bool weak_flag, int cause)
+                                   const ScRulesVerdict *v, bool weak_flag, uint32_t acq_flags, int cause)
 {
     if (cause != DEV_CAUSE_UNSYNCHRONIZED_BLOCKS && cause != DEV_CAUSE_MISSING_BARRIER)
         return cause;
@@ -946,10 +997,13 @@ static __device__ int scoped_cause(const ScDevLaunch *l, uint32_t slot, const Sc
     const ScDevThread *th = thread_state(l, slot);
     if (th->attempt)
         return (int)th->attempt - 1;
+    bool lock = th->lock_user || (acq_flags & 1u);
     for (uint32_t i = 0; i < r->n_acq; i++)
         if ((sc_rules_rec_blk(r->acq[i]) & ((1u << SC_RULES_BLK_BITS) - 1u)) == v->prev_blk)
-            return th->lock_user ? DEV_CAUSE_LOCK_NO_FENCE : DEV_CAUSE_MISSING_FENCE;
-    if (th->lock_user && cause == DEV_CAUSE_UNSYNCHRONIZED_BLOCKS)
+            return lock ? DEV_CAUSE_LOCK_NO_FENCE : DEV_CAUSE_MISSING_FENCE;
+    if (acq_flags >> 8)
+        return (int)(acq_flags >> 8) - 1;
+    if (lock && cause == DEV_CAUSE_UNSYNCHRONIZED_BLOCKS)
         return DEV_CAUSE_LOCK_MISSING;
     return cause;
 }
@@ -1049,6 +1103,7 @@ typedef struct Access {
     RecSide cur;       /* site, info with the space resolved, block, thread */
     bool shared;
     bool weak_flag;    /* a weak write that took a release as a flag would (sync_access) */
+    uint32_t acq_flags; /* what acquired_records says of the records taken */
     uint64_t base;     /* shared window offset or global address of the word's byte 0 */
 } Access;
 
@@ -1086,7 +1141,7 @@ static __device__ void report(const Access *a, const ScRulesAccess *r, const ScR
     int cause = report_cause((ScRulesCause)v->cause);
     if (cause < 0)
         return;
-    cause = scoped_cause(a->l, a->slot, r, v, a->weak_flag, cause);
+    cause = scoped_cause(a->l, a->slot, r, v, a->weak_flag, a->acq_flags, cause);
     uint32_t space = SC_ABI_INFO_SPACE(a->cur.info);
     /* The host completes a named side's size and semantics from its site. */
     RecSide prev = {SC_DEV_SITE_NONE, SC_ABI_INFO(0, abi_kind(v->prev_cls), 0, 0, space),
@@ -1513,7 +1568,7 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     }
     uint64_t acquired[ACQ_RECORDS];
     a.rules.acq = acquired;
-    a.rules.n_acq = acquired_records(l, slot, &a.rules, acquired);
+    a.rules.n_acq = acquired_records(l, slot, &a.rules, acquired, &a.acq_flags);
     /* Byte k of the access lies in word (addr % 4 + k) / 4 of it. */
     uint32_t first = (uint32_t)(addr & 3), end = first + size;
     for (uint32_t lo = first; lo < end; lo = (lo | 3u) + 1) {
@@ -1566,7 +1621,7 @@ extern "C" __device__ void __scord_access(uint64_t addr, uint32_t info, uint32_t
         return;
     int cls = access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info));
     uint32_t lane = thread_linear() % WARP_SIZE;
-    bool weak_flag = cls > SC_RULES_CLS_READ && sync_access(l, slot, addr, info, cls);
+    bool weak_flag = cls > SC_RULES_CLS_READ && __scord_sync_access(l, slot, addr, info, cls);
     StorePeers peers = {1u << lane, 0};
     uint32_t same = __match_any_sync(lanes, addr);
     bool checks = true;

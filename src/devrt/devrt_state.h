@@ -114,10 +114,12 @@ typedef struct ScDevRecord {
 
 #define SC_DEV_ACQ_SET 8
 /* acq_meta: the taker's thread (10 bits), its warp's barrier instance then (10), the
- * acquire's scope includes other blocks (1), taken through cas/exch, a lock (1). */
-#define SC_DEV_ACQ_META(tid, bar, gpu, lock)                                                   \
+ * acquire's scope includes other blocks (1), taken through cas/exch, a lock (1), set
+ * (1), its warp clock then (7). */
+#define SC_DEV_ACQ_META(tid, bar, gpu, lock, sync)                                             \
     ((uint32_t)(tid) | (uint32_t)(bar) << 10 | (uint32_t)(gpu) << 20 | (uint32_t)(lock) << 21 | \
-     1u << 22)
+     1u << 22 | (uint32_t)(sync) << 23)
+#define SC_DEV_ACQ_SYNC(m) (((m) >> 23) & 0x7fu)
 #define SC_DEV_ACQ_TID(m) ((m)&0x3ffu)
 #define SC_DEV_ACQ_BAR(m) (((m) >> 10) & 0x3ffu)
 #define SC_DEV_ACQ_GPU(m) (((m) >> 20) & 1u)
@@ -129,7 +131,8 @@ typedef struct ScDevRecord {
  * meet in one entry take turns (an overwritten chain can only cost a false alarm,
  * counted in sync_lost). Cleared by the host before each launch. */
 #define SC_DEV_SYNC_TABLE_BITS 16
-/* A node of a release chain: the release record a write carried (flag bits below),
+/* A node of a release chain: the release record a write carried (0: a strong write
+ * that carried no release; flag bits below),
  * the node it continues (an atomic read-modify-write continues the release sequence
  * of the write it read; 0: a chain's first), and its own sequence number (the node
  * ring is reused: a node whose `self` differs was overwritten). */
@@ -137,6 +140,10 @@ typedef struct ScDevSyncNode {
     uint64_t rec;
     uint32_t prev;
     uint32_t self;
+    uint32_t also;   /* the chain the writer had taken before its release: what the
+                        release passes on (causality is transitive); 0: none */
+    uint32_t broken; /* ScCause + 1 of the writer's latest failed attempt before its
+                        release: a link of the chain that did not hold; 0: none */
 } ScDevSyncNode;
 #define SC_DEV_SYNC_NODES_BITS 20
 /* rec flags above the rules' record: the write that carried it was weak (not a
@@ -174,6 +181,9 @@ typedef struct ScDevThread {
                                          acquire, 0: none */
     uint32_t pending_info[SC_DEV_PENDING]; /* their reads' SC_ABI_INFO */
     uint32_t lock_user;        /* this thread took a lock (acquired through cas/exch) */
+    uint32_t last_acq;         /* the chain this thread took last (its head), 0: none */
+    uint32_t release_also;     /* last_acq when it released: passed on with `release` */
+    uint32_t release_broken;   /* attempt when it released */
 } ScDevThread;
 #define SC_DEV_ROW_STALE 0xffffffffu
 

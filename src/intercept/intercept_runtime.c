@@ -500,6 +500,15 @@ static uint32_t prev_info(uint32_t site, uint32_t info)
     return (sc_ctx.site_infos[site] & ~(7u << 18)) | (info & (7u << 18));
 }
 
+/* A release store or exchange gives a lock back or publishes: against a concurrent
+ * read-modify-write it is the synchronization itself, not a suspicious plain write
+ * (strong_vs_rmw is for relaxed and volatile stores). */
+static bool releases(uint32_t info)
+{
+    uint32_t sem = SC_ABI_INFO_SEM(info);
+    return sem == SC_ABI_SEM_RELEASE || sem == SC_ABI_SEM_ACQ_REL;
+}
+
 void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream stream)
 {
     if (!chk->active)
@@ -516,7 +525,7 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
     ScDevLaunch desc;
     ScDevRecord *dev = malloc(rt->records_cap * sizeof *dev);
     ScRaceRecord *recs = malloc(rt->records_cap * sizeof *recs);
-    size_t n = 0;
+    size_t n = 0, withheld = 0;
     if (dev && recs && d.dtoh(&desc, rt->launch, sizeof desc) == CUDA_SUCCESS &&
         d.dtoh(dev, rt->records, rt->records_cap * sizeof *dev) == CUDA_SUCCESS) {
         pthread_mutex_lock(&sc_ctx.lock); /* site_infos */
@@ -524,6 +533,11 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
             const ScDevRecord *r = &dev[i];
             if (r->key == 0 || r->key == SC_DEV_KEY_BUSY)
                 continue;
+            if (r->cause == SC_CAUSE_STRONG_VS_RMW &&
+                (releases(r->cur_info) || releases(prev_info(r->prev_site, r->prev_info)))) {
+                withheld++;
+                continue;
+            }
             ScRaceRecord *o = &recs[n++];
             *o = (ScRaceRecord){0};
             o->address = r->addr;
@@ -538,7 +552,7 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
             side_from_dev(r->prev_site, prev_info(r->prev_site, r->prev_info), r->prev_block,
                           r->prev_thread, chk, &o->prev);
         }
-        uint64_t dropped = desc.records_used > n ? desc.records_used - n : 0;
+        uint64_t dropped = desc.records_used > n + withheld ? desc.records_used - n - withheld : 0;
         ScReportLaunch launch = {
             .kernel = chk->kernel,
             .number = ++sc_ctx.checked_launches,

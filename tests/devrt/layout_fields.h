@@ -31,6 +31,9 @@
     FIELD(ScDevThread, pending)                                                                \
     FIELD(ScDevThread, pending_info)                                                           \
     FIELD(ScDevThread, lock_user)                                                              \
+    FIELD(ScDevThread, last_acq)                                                               \
+    FIELD(ScDevThread, release_also)                                                           \
+    FIELD(ScDevThread, release_broken)                                                         \
     SIZE(ScDevBlock)                                                                           \
     FIELD(ScDevBlock, live_threads)                                                            \
     FIELD(ScDevBlock, slot_bit)                                                                \
@@ -83,6 +86,8 @@
     FIELD(ScDevSyncNode, rec)                                                                  \
     FIELD(ScDevSyncNode, prev)                                                                 \
     FIELD(ScDevSyncNode, self)                                                                 \
+    FIELD(ScDevSyncNode, also)                                                                 \
+    FIELD(ScDevSyncNode, broken)                                                               \
     SIZE(ScDevCacheEntry)                                                                      \
     FIELD(ScDevCacheEntry, tag)                                                                \
     FIELD(ScDevCacheEntry, shadow)                                                             \
