@@ -610,8 +610,11 @@ static __device__ void materialize_row(ScRulesWarpClk *c, ScDevThread *th, uint3
  * rules' join over the participants' rows (sc_rules_warp_sync, one row at a time):
  * no lane waits for another. Reading a participant's row while that lane rewrites it
  * with the same join gives the same result, since the join only grows. */
-/* A __syncwarp(mask) instance of this lane; returns its number | the floor << 16. */
-extern "C" __device__ __noinline__ uint32_t __scord_warp_sync(ScDevLaunch *l, uint32_t slot, uint32_t mask)
+/* A __syncwarp(mask) instance of this lane; returns its number | the floor << 16.
+ * solo: a release's point in one lane's clock, which orders nothing for the other
+ * lanes even when they have all exited. */
+extern "C" __device__ __noinline__ uint32_t __scord_warp_sync(ScDevLaunch *l, uint32_t slot, uint32_t mask,
+                                                            bool solo)
 {
     uint32_t t = thread_linear(), w = t / WARP_SIZE, lane = t % WARP_SIZE;
     ScDevBlock *b = block_state(l, slot);
@@ -619,7 +622,7 @@ extern "C" __device__ __noinline__ uint32_t __scord_warp_sync(ScDevLaunch *l, ui
     ScRulesWarpClk *c = warp_clock(l, slot, w);
     /* Lanes the warp does not have, or that have exited, count as present. */
     uint32_t absent = ~warp_lanes(w) | load_cta32(&b->exited_lanes[w]);
-    bool wide = (mask | absent) == 0xffffffffu;
+    bool wide = ((solo ? ~warp_lanes(w) : absent) | mask) == 0xffffffffu;
     uint32_t peers = __match_any_sync(__activemask(), mask);
     uint32_t leader = lowest_lane(peers);
     uint32_t nf = 0;
@@ -673,7 +676,7 @@ extern "C" __device__ void __scord_syncwarp(uint32_t site, uint32_t mask)
     uint32_t slot;
     ScDevLaunch *l = checked_block(&slot);
     if (l)
-        __scord_warp_sync(l, slot, mask);
+        __scord_warp_sync(l, slot, mask, false);
 }
 
 /* ---- release and acquire ------------------------------------------------------- */
@@ -765,7 +768,7 @@ extern "C" __device__ __noinline__ void __scord_sync_publish(ScDevLaunch *l, uin
 extern "C" __device__ __noinline__ void __scord_release(ScDevLaunch *l, uint32_t slot, uint32_t scope)
 {
     uint32_t t = thread_linear(), w = t / WARP_SIZE;
-    uint32_t nf = __scord_warp_sync(l, slot, 1u << (t % WARP_SIZE));
+    uint32_t nf = __scord_warp_sync(l, slot, 1u << (t % WARP_SIZE), true);
     ScDevBlock *b = block_state(l, slot);
     uint32_t bs = load_cta32(&b->bar_state), now = bs & 0xffffu, known = now;
     if (!(bs & BAR_UNIFORM)) {
@@ -808,7 +811,11 @@ extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t
         uint32_t info = th->pending_info[i];
         uint32_t head = sync_head(l, key), prev;
         uint64_t rec;
-        if (!head || !read_node(l, head, &rec, &prev) || !rec) {
+        if (!head) {
+            th->attempt = 0; /* nothing was released here yet: the flag's first value */
+            continue;
+        }
+        if (!read_node(l, head, &rec, &prev) || !rec) {
             th->attempt = attempt_cause(info, DEV_CAUSE_MISSING_FENCE, DEV_CAUSE_LOCK_NO_FENCE);
             continue;
         }

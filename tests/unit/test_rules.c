@@ -630,6 +630,25 @@ TEST(acquired_release_orders_across_blocks)
     CHECK(!sc_rules_release_covers(back, &(ScRulesState){.blk = 0, .warp = 0, .lane = 0}));
 }
 
+/* The release of one thread covers what a barrier ordered before it, whatever partial
+ * syncs the accessor's warp made (a warp leader's own lock). */
+TEST(release_covers_barrier_ordered_accesses_of_other_warps)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0;
+    world(0, 0);
+    release_of(0, 32, 0); /* warp 1's leader gives a block-scope lock back */
+    release_of(1, 32, 0);
+    sc_rules_block_barrier(&bclk[0], 0x3u);
+    sc_rules_block_barrier(&bclk[1], 0x3u);
+    run(&x, mk(0, 32, R, NONE, 0xf), &v);
+    run(&x, mk(0, 32, W, NONE, 0xf), &v);
+    sc_rules_block_barrier(&bclk[0], 0x3u);
+    uint64_t rec = release_of(0, 0, 1);
+    CHECK_INT(SC_RULES_OK, run(&x, acquiring(mk(1, 32, R, NONE, 0xf), &rec, 1), &v));
+    CHECK_INT(SC_RULES_OK, run(&x, acquiring(mk(1, 32, W, NONE, 0xf), &rec, 1), &v));
+}
+
 int main(void)
 {
     RUN(layout_round_trip_at_limits);
@@ -655,5 +674,6 @@ int main(void)
     RUN(site_word_starts_over_when_the_recorder_passes_a_barrier);
     RUN(site_word_names_a_read_the_recorder_followed_with_an_atomic);
     RUN(acquired_release_orders_across_blocks);
+    RUN(release_covers_barrier_ordered_accesses_of_other_warps);
     return TEST_REPORT();
 }
