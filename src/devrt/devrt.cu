@@ -686,6 +686,20 @@ extern "C" __device__ void __scord_syncwarp(uint32_t site, uint32_t mask)
 #define ACQ_WALK 32u
 #define ACQ_RECORDS 32u
 
+/* release_fresh: no strong write has carried the release yet (a read-modify-write
+ * carries it only then); no write at all has followed it (a weak one would be a weak
+ * flag). */
+#define FRESH_STRONG 1u
+#define FRESH_ANY 2u
+
+/* What a strong write that carries no release stores in its flag's chain: its writer,
+ * without SC_RULES_REC_SET (an acquire through it takes nothing, unless it is the
+ * writer's own). */
+static __device__ __forceinline__ uint64_t no_release(void)
+{
+    return (uint64_t)block_linear() | (uint64_t)thread_linear() << 23;
+}
+
 /* The sync key of a flag: its generic address; shared memory's window is per block. */
 static __device__ __forceinline__ uint64_t sync_key(uint64_t addr)
 {
@@ -783,7 +797,7 @@ extern "C" __device__ __noinline__ void __scord_release(ScDevLaunch *l, uint32_t
     ScDevThread *th = thread_state(l, slot);
     th->release = sc_rules_release_record(block_linear(), t, nf & 0xffffu, known, nf >> 16,
                                           scope >= SC_ABI_SCOPE_GPU);
-    th->release_fresh = 1;
+    th->release_fresh = FRESH_STRONG | FRESH_ANY;
     th->release_also = th->last_acq;
     th->release_broken = th->attempt;
 }
@@ -811,11 +825,16 @@ extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t
         uint32_t info = th->pending_info[i];
         uint32_t head = sync_head(l, key), prev;
         uint64_t rec;
-        if (!head) {
-            th->attempt = 0; /* nothing was released here yet: the flag's first value */
+        bool lock = (info & SC_ABI_INFO_LOCK) != 0;
+        if (!head || (read_node(l, head, &rec, &prev) && !(rec & SC_RULES_REC_SET) &&
+                      rec == no_release())) {
+            /* Nothing written here yet in this launch (the flag's first value, a lock
+             * nobody gave back yet), or only by this thread. */
+            th->attempt = 0;
+            th->lock_user |= lock;
             continue;
         }
-        if (!read_node(l, head, &rec, &prev) || !rec) {
+        if (!read_node(l, head, &rec, &prev) || !(rec & SC_RULES_REC_SET)) {
             th->attempt = attempt_cause(info, DEV_CAUSE_MISSING_FENCE, DEV_CAUSE_LOCK_NO_FENCE);
             continue;
         }
@@ -832,7 +851,6 @@ extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t
         }
         th->attempt = 0;
         th->last_acq = head;
-        bool lock = (info & SC_ABI_INFO_LOCK) != 0;
         th->lock_user |= lock;
         uint32_t bs = load_cta32(&b->bar_state);
         uint32_t bar = (bs & BAR_UNIFORM) ? bs & 0xffffu : b->clk.own[t / WARP_SIZE];
@@ -866,9 +884,9 @@ extern "C" __device__ __noinline__ bool __scord_sync_access(ScDevLaunch *l, uint
     uint32_t kind = SC_ABI_INFO_KIND(info), sem = SC_ABI_INFO_SEM(info);
     uint32_t scope = SC_ABI_INFO_SCOPE(info);
     if (cls == SC_RULES_CLS_WRITE) {
-        if (!th->release_fresh)
+        if (!(th->release_fresh & FRESH_ANY))
             return false;
-        th->release_fresh = 0;
+        th->release_fresh &= ~FRESH_ANY;
         __scord_sync_publish(l, sync_key(addr), th->release | SC_DEV_REC_WEAK, false, 0, 0);
         return true;
     }
@@ -884,8 +902,8 @@ extern "C" __device__ __noinline__ bool __scord_sync_access(ScDevLaunch *l, uint
         th->pending_info[i] = info;
         uint32_t head = sync_head(l, key), prev;
         uint64_t rec;
-        if (head && read_node(l, head, &rec, &prev))
-            th->attempt = rec && (rec & SC_DEV_REC_WEAK)
+        if (head && read_node(l, head, &rec, &prev) && rec != no_release())
+            th->attempt = (rec & SC_RULES_REC_SET) && (rec & SC_DEV_REC_WEAK)
                               ? DEV_CAUSE_NON_STRONG_SYNC + 1u
                               : attempt_cause(info, DEV_CAUSE_MISSING_FENCE, DEV_CAUSE_LOCK_NO_FENCE);
     }
@@ -896,12 +914,19 @@ extern "C" __device__ __noinline__ bool __scord_sync_access(ScDevLaunch *l, uint
     if (release_op)
         __scord_release(l, slot, scope);
     bool rmw = cls == SC_RULES_CLS_ATOMIC;
-    if (rmw && (!th->release || !th->release_fresh))
-        return false; /* a read-modify-write leaves the chain it reads as it is */
+    if (rmw && (!th->release || !(th->release_fresh & FRESH_STRONG))) {
+        /* A read-modify-write leaves the chain it reads as it is. One that always
+         * writes (not a compare-and-swap, which may not) on a flag with no chain yet
+         * starts one that carries nothing: the last block of a counter nobody fenced
+         * for acquires nothing (missing_fence). */
+        if (!(info & SC_ABI_INFO_LOCK) && !sync_head(l, key))
+            __scord_sync_publish(l, key, no_release(), false, 0, 0);
+        return false;
+    }
     if (!th->release) {
         /* A strong write that carries no release: whoever acquires through it takes
          * nothing (missing_fence). */
-        __scord_sync_publish(l, key, 0, false, 0, 0);
+        __scord_sync_publish(l, key, no_release(), false, 0, 0);
         return false;
     }
     th->release_fresh = 0;
@@ -975,7 +1000,8 @@ static __device__ uint32_t acquired_records(const ScDevLaunch *l, uint32_t slot,
                 bool reaches = (item & ACQ_TRUSTED) || sc_rules_rec_blk(rec) == r->blk ||
                                ((rec & SC_RULES_REC_GPU) && SC_DEV_ACQ_GPU(meta) &&
                                 !(rec & SC_DEV_REC_FLAG_CTA));
-                if (rec && !(rec & SC_DEV_REC_WEAK) && reaches && (n == 0 || out[n - 1] != rec))
+                if ((rec & SC_RULES_REC_SET) && !(rec & SC_DEV_REC_WEAK) && reaches &&
+                    (n == 0 || out[n - 1] != rec))
                     out[n++] = rec & ~(SC_DEV_REC_WEAK | SC_DEV_REC_FLAG_CTA);
                 if (broken && !(*flags >> 8))
                     *flags |= broken << 8;

@@ -131,8 +131,9 @@ typedef struct ScDevRecord {
  * meet in one entry take turns (an overwritten chain can only cost a false alarm,
  * counted in sync_lost). Cleared by the host before each launch. */
 #define SC_DEV_SYNC_TABLE_BITS 16
-/* A node of a release chain: the release record a write carried (0: a strong write
- * that carried no release; flag bits below),
+/* A node of a release chain: the release record a write carried (without
+ * SC_RULES_REC_SET: a strong write that carried no release, its writer's block and
+ * thread in the record's places; flag bits below),
  * the node it continues (an atomic read-modify-write continues the release sequence
  * of the write it read; 0: a chain's first), and its own sequence number (the node
  * ring is reused: a node whose `self` differs was overwritten). */
@@ -175,7 +176,7 @@ typedef struct ScDevThread {
     uint32_t rmw_prev[4];
     /* Scoped synchronization (docs/devrt.md, "Release and acquire"). */
     uint64_t release;          /* this thread's latest release record, 0: none yet */
-    uint32_t release_fresh;    /* no write has carried `release` yet */
+    uint32_t release_fresh;    /* FRESH_* of devrt.cu: what has not carried `release` yet */
     uint32_t attempt;          /* ScCause + 1 of the latest failed synchronization, 0: none */
     uint64_t pending[SC_DEV_PENDING]; /* sync keys of flags read strongly since the last
                                          acquire, 0: none */
