@@ -14,7 +14,7 @@
 # each section gets a budget (after it, it starts nothing new) from the time left.
 # Environment: OUT, BUILD (build tree, default build), JOBS (make -j, default 16),
 # DEADLINE (default 560), PASSTHROUGH_BUDGET (default 120), RACE_TIMEOUT (seconds per
-# race-suite run, default 90), BENCH_RESERVE (seconds the races leave for the bench,
+# race-suite run, default 150), BENCH_RESERVE (seconds the races leave for the bench,
 # default 270), ONLY (section names to run, default all); docs/testing-gpu.md has the
 # arithmetic.
 set -u -o pipefail
@@ -27,7 +27,7 @@ export BUILD=${BUILD:-build}
 export JOBS=${JOBS:-16}
 DEADLINE=${DEADLINE:-560}
 PASSTHROUGH_BUDGET=${PASSTHROUGH_BUDGET:-120}
-RACE_TIMEOUT=${RACE_TIMEOUT:-90}
+RACE_TIMEOUT=${RACE_TIMEOUT:-150}
 BENCH_RESERVE=${BENCH_RESERVE:-270}
 # Sections to run, by name (default all): a run of every section may not fit in one
 # 10-minute command, so the sections can be run in two commands.

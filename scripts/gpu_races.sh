@@ -12,7 +12,7 @@
 # example's, and the build log). Runs every row whatever fails before it; exits 1 if any
 # row or the build failed, 2 on bad usage.
 # Environment: BUILD (build tree, default build), JOBS (make -j, default 16), RACE_JOBS
-# (programs run at once, default 8), RACE_TIMEOUT (seconds per program run, default 90),
+# (programs run at once, default 8), RACE_TIMEOUT (seconds per program run, default 150),
 # RACES_BUDGET (seconds from this script's start after which no program or run starts,
 # default 300; the script then ends within about RACE_TIMEOUT more), SCORD (default
 # $BUILD/bin/scord).
@@ -32,7 +32,7 @@ cd "$(dirname "$0")/.." || exit 2
 BUILD=${BUILD:-build}
 JOBS=${JOBS:-16}
 RACE_JOBS=${RACE_JOBS:-8}
-RACE_TIMEOUT=${RACE_TIMEOUT:-90}
+RACE_TIMEOUT=${RACE_TIMEOUT:-150}
 RACES_BUDGET=${RACES_BUDGET:-300}
 SCORD=${SCORD:-$BUILD/bin/scord}
 EXAMPLE=$BUILD/examples/racy_histogram
