@@ -681,9 +681,10 @@ extern "C" __device__ void __scord_syncwarp(uint32_t site, uint32_t mask)
 
 /* ---- release and acquire ------------------------------------------------------- */
 
-/* Nodes of release chains a thread reads from the newest back, and records it takes
- * for one access. */
-#define ACQ_WALK 32u
+/* Nodes of each taken chain a thread reads from the newest back (a block's own lock
+ * chains, which pass on one another, must not use up the reading of the others), and
+ * records it takes for one access. */
+#define ACQ_WALK 16u
 #define ACQ_RECORDS 32u
 
 /* release_fresh: no strong write has carried the release yet (a read-modify-write
@@ -963,7 +964,7 @@ static __device__ uint32_t acquired_records(const ScDevLaunch *l, uint32_t slot,
                                                                      uint32_t *flags)
 {
     ScDevBlock *b = block_state(l, slot);
-    uint32_t n_set = load_cta32(&b->acq_next), n = 0, walked = 0;
+    uint32_t n_set = load_cta32(&b->acq_next), n = 0;
     *flags = 0;
     if (!n_set)
         return 0;
@@ -987,7 +988,7 @@ static __device__ uint32_t acquired_records(const ScDevLaunch *l, uint32_t slot,
                 continue;
         }
         *flags |= SC_DEV_ACQ_LOCK(meta);
-        uint32_t stack[4], sp = 0;
+        uint32_t stack[4], sp = 0, walked = 0;
         stack[sp++] = head;
         while (sp && walked < ACQ_WALK && n < ACQ_RECORDS) {
             uint32_t item = stack[--sp], seq = item & ~ACQ_TRUSTED;
