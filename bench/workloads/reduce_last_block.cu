@@ -9,9 +9,10 @@
 
 enum { N = 1 << 24, BLOCK = 256, BLOCKS = 1024 };
 
-__device__ unsigned block_sum(unsigned v)
+// The block's sum, for every thread; the block may call it again at once.
+__device__ unsigned long long block_sum(unsigned long long v)
 {
-    __shared__ unsigned s[BLOCK];
+    __shared__ unsigned long long s[BLOCK];
     s[threadIdx.x] = v;
     __syncthreads();
     for (unsigned half = BLOCK / 2; half > 0; half >>= 1) {
@@ -19,7 +20,7 @@ __device__ unsigned block_sum(unsigned v)
             s[threadIdx.x] += s[threadIdx.x + half];
         __syncthreads();
     }
-    unsigned sum = s[0];
+    unsigned long long sum = s[0];
     __syncthreads();
     return sum;
 }
@@ -31,7 +32,7 @@ __global__ void reduce_last_block(const unsigned *in, unsigned *partial, unsigne
     unsigned v = 0;
     for (unsigned i = blockIdx.x * BLOCK + threadIdx.x; i < N; i += BLOCKS * BLOCK)
         v += in[i];
-    unsigned sum = block_sum(v);
+    unsigned sum = (unsigned)block_sum(v);
     if (threadIdx.x == 0) {
         partial[blockIdx.x] = sum;
         __threadfence();
@@ -45,16 +46,9 @@ __global__ void reduce_last_block(const unsigned *in, unsigned *partial, unsigne
     unsigned long long mine = 0;
     for (unsigned b = threadIdx.x; b < BLOCKS; b += BLOCK)
         mine += partial[b];
-    __shared__ unsigned long long s[BLOCK];
-    s[threadIdx.x] = mine;
-    __syncthreads();
-    for (unsigned half = BLOCK / 2; half > 0; half >>= 1) {
-        if (threadIdx.x < half)
-            s[threadIdx.x] += s[threadIdx.x + half];
-        __syncthreads();
-    }
+    unsigned long long sum_all = block_sum(mine);
     if (threadIdx.x == 0)
-        *total = s[0];
+        *total = sum_all;
 }
 
 typedef struct Reduce {

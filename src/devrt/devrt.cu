@@ -825,17 +825,17 @@ extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t
         th->pending[i] = 0;
         uint32_t info = th->pending_info[i];
         uint32_t head = sync_head(l, key), prev;
-        uint64_t rec;
+        uint64_t rec = 0;
         bool lock = (info & SC_ABI_INFO_LOCK) != 0;
-        if (!head || (read_node(l, head, &rec, &prev) && !(rec & SC_RULES_REC_SET) &&
-                      rec == no_release())) {
+        bool read = head && read_node(l, head, &rec, &prev);
+        if (!head || (read && rec == no_release())) {
             /* Nothing written here yet in this launch (the flag's first value, a lock
              * nobody gave back yet), or only by this thread. */
             th->attempt = 0;
             th->lock_user |= lock;
             continue;
         }
-        if (!read_node(l, head, &rec, &prev) || !(rec & SC_RULES_REC_SET)) {
+        if (!read || !(rec & SC_RULES_REC_SET)) {
             th->attempt = attempt_cause(info, DEV_CAUSE_MISSING_FENCE, DEV_CAUSE_LOCK_NO_FENCE);
             continue;
         }
