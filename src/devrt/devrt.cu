@@ -370,6 +370,8 @@ extern "C" __device__ void __scord_entry(uint32_t kernel)
     th->last_acq = 0;
     th->release_also = 0;
     th->release_broken = 0;
+    th->spin_addr = 0;
+    th->spin_site = 0;
 }
 
 /* ---- the block clock ------------------------------------------------------- */
@@ -681,11 +683,13 @@ extern "C" __device__ void __scord_syncwarp(uint32_t site, uint32_t mask)
 
 /* ---- release and acquire ------------------------------------------------------- */
 
-/* Nodes of each taken chain a thread reads from the newest back (a block's own lock
+/* Nodes of each taken chain a check reads from the newest back (a block's own lock
  * chains, which pass on one another, must not use up the reading of the others), and
- * records it takes for one access. */
-#define ACQ_WALK 16u
-#define ACQ_RECORDS 32u
+ * of all of them: a release sequence as long as the grid is (1024 blocks that each
+ * counted a ticket) is read whole. */
+#define ACQ_WALK 1024u
+#define ACQ_WALK_TOTAL 2048u
+#define ACQ_WALK_QUIET 32u
 
 /* release_fresh: no strong write has carried the release yet (a read-modify-write
  * carries it only then); no write at all has followed it (a weak one would be a weak
@@ -744,13 +748,19 @@ static __device__ __forceinline__ void read_node_links(const ScDevLaunch *l, uin
 }
 
 /* A write carries rec through the flag: the chain's new head. A read-modify-write
- * continues the chain it read; any other write starts one. */
+ * continues the chain it read; any other write starts one. A write that carries no
+ * release, or a weak one, never takes over another flag's entry: it only names causes
+ * (a flag without an entry acquires nothing either), and every bin of a histogram
+ * counted with atomics would otherwise evict the lock's chain its blocks took. */
 extern "C" __device__ __noinline__ void __scord_sync_publish(ScDevLaunch *l, uint64_t key, uint64_t rec, bool rmw,
                                                              uint32_t also, uint32_t broken)
 {
     uint64_t *e = sync_entry(l, key);
     uint32_t tag = sc_dev_sync_tag(key);
     uint64_t old = load_gpu64(e);
+    bool yields = !(rec & SC_RULES_REC_SET) || (rec & SC_DEV_REC_WEAK);
+    if (yields && old && (uint32_t)old != tag)
+        return;
     uint32_t head = (uint32_t)old == tag ? (uint32_t)(old >> 32) : 0;
     uint64_t head_rec;
     uint32_t head_prev;
@@ -771,6 +781,8 @@ extern "C" __device__ __noinline__ void __scord_sync_publish(ScDevLaunch *l, uin
         if (seen == old)
             break;
         old = seen;
+        if (yields && (uint32_t)old != tag)
+            return;
         head = (uint32_t)old == tag ? (uint32_t)(old >> 32) : 0;
     }
     if (old && (uint32_t)old != tag)
@@ -796,6 +808,7 @@ extern "C" __device__ __noinline__ void __scord_release(ScDevLaunch *l, uint32_t
         }
     }
     ScDevThread *th = thread_state(l, slot);
+    th->spin_addr = 0;
     th->release = sc_rules_release_record(block_linear(), t, nf & 0xffffu, known, nf >> 16,
                                           scope >= SC_ABI_SCOPE_GPU);
     th->release_fresh = FRESH_STRONG | FRESH_ANY;
@@ -809,16 +822,37 @@ static __device__ __forceinline__ uint32_t attempt_cause(uint32_t info, int fenc
     return (uint32_t)((info & SC_ABI_INFO_LOCK) ? lock_cause : fence_cause) + 1u;
 }
 
+/* Adds a chain this thread took (head), or the cause of its failed attempt
+ * (SC_DEV_ACQ_FAILED | cause + 1), to its block's set, unless the set's newest
+ * entries hold it already. */
+static __device__ void add_taken(ScDevBlock *b, uint32_t head, uint32_t meta)
+{
+    uint32_t n = load_cta32(&b->acq_next);
+    for (uint32_t k = 0; k < SC_DEV_ACQ_SET && k < n; k++)
+        if (load_cta32(&b->acq_meta[k]) == meta && load_cta32(&b->acq_head[k]) == head)
+            return;
+    uint32_t at = atomicAdd(&b->acq_next, 1u) % SC_DEV_ACQ_SET;
+    atomicExch(&b->acq_meta[at], 0u);
+    __threadfence_block();
+    b->acq_head[at] = head;
+    __threadfence_block();
+    atomicExch(&b->acq_meta[at], meta);
+}
+
 /* An acquire (fence or operation) of this thread at `scope`: it takes the releases of
  * the flags it has read strongly since the last one, where the scopes of both sides
- * and of the flag's accesses let them synchronize; else it keeps why not. */
+ * and of the flag's accesses let them synchronize; else it keeps why not, in its own
+ * state and in its block's set (for the threads a barrier orders after it: the lock
+ * one thread takes for its block). */
 extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t slot, uint32_t scope)
 {
     ScDevThread *th = thread_state(l, slot);
     ScDevBlock *b = block_state(l, slot);
     uint32_t t = thread_linear(), me = block_linear();
     bool gpu = scope >= SC_ABI_SCOPE_GPU;
-    for (uint32_t i = 0; i < SC_DEV_PENDING; i++) {
+    th->spin_addr = 0;
+    /* Oldest first: the newest flag's outcome is the thread's latest attempt. */
+    for (uint32_t i = SC_DEV_PENDING; i-- > 0;) {
         uint64_t key = th->pending[i];
         if (!key)
             continue;
@@ -828,47 +862,38 @@ extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t
         uint64_t rec = 0;
         bool lock = (info & SC_ABI_INFO_LOCK) != 0;
         bool read = head && read_node(l, head, &rec, &prev);
-        if (!head || (read && rec == no_release())) {
+        /* A ticket (an atomic that is no lock) counts even this thread's own write
+         * that carried nothing: the others' may have followed it unpublished. */
+        bool ticket = SC_ABI_INFO_KIND(info) == SC_ABI_KIND_RMW && !lock;
+        if (!head || (read && rec == no_release() && !ticket)) {
             /* Nothing written here yet in this launch (the flag's first value, a lock
              * nobody gave back yet), or only by this thread. */
             th->attempt = 0;
             th->lock_user |= lock;
             continue;
         }
-        if (!read || !(rec & SC_RULES_REC_SET)) {
-            th->attempt = attempt_cause(info, DEV_CAUSE_MISSING_FENCE, DEV_CAUSE_LOCK_NO_FENCE);
-            continue;
-        }
-        if (rec & SC_DEV_REC_WEAK) {
-            th->attempt = DEV_CAUSE_NON_STRONG_SYNC + 1u;
-            continue;
-        }
         uint32_t rs = SC_ABI_INFO_SCOPE(info);
         bool read_cta = rs == SC_ABI_SCOPE_CTA || rs == SC_ABI_SCOPE_CLUSTER;
-        if (sc_rules_rec_blk(rec) != me &&
-            (!(rec & SC_RULES_REC_GPU) || !gpu || (rec & SC_DEV_REC_FLAG_CTA) || read_cta)) {
+        if (!read || !(rec & SC_RULES_REC_SET))
+            th->attempt = attempt_cause(info, DEV_CAUSE_MISSING_FENCE, DEV_CAUSE_LOCK_NO_FENCE);
+        else if (rec & SC_DEV_REC_WEAK)
+            th->attempt = DEV_CAUSE_NON_STRONG_SYNC + 1u;
+        else if (sc_rules_rec_blk(rec) != me &&
+                 (!(rec & SC_RULES_REC_GPU) || !gpu || (rec & SC_DEV_REC_FLAG_CTA) || read_cta))
             th->attempt = attempt_cause(info, DEV_CAUSE_FENCE_SCOPE, DEV_CAUSE_LOCK_SCOPE);
-            continue;
+        else
+            th->attempt = 0;
+        if (!th->attempt) {
+            th->last_acq = head;
+            th->lock_user |= lock;
         }
-        th->attempt = 0;
-        th->last_acq = head;
-        th->lock_user |= lock;
+        if (th->attempt && ticket)
+            continue; /* a counter's ticket: the thread's own business */
         uint32_t bs = load_cta32(&b->bar_state);
         uint32_t bar = (bs & BAR_UNIFORM) ? bs & 0xffffu : b->clk.own[t / WARP_SIZE];
         uint32_t sync = load_cta32(warp_now_floor(warp_clock(l, slot, t / WARP_SIZE))) & 0xffffu;
-        uint32_t meta = SC_DEV_ACQ_META(t, bar, gpu, lock, sync);
-        bool have = false;
-        uint32_t n = load_cta32(&b->acq_next);
-        for (uint32_t k = 0; k < SC_DEV_ACQ_SET && k < n && !have; k++)
-            have = load_cta32(&b->acq_meta[k]) == meta && load_cta32(&b->acq_head[k]) == head;
-        if (have)
-            continue;
-        uint32_t at = atomicAdd(&b->acq_next, 1u) % SC_DEV_ACQ_SET;
-        atomicExch(&b->acq_meta[at], 0u);
-        __threadfence_block();
-        b->acq_head[at] = head;
-        __threadfence_block();
-        atomicExch(&b->acq_meta[at], meta);
+        add_taken(b, th->attempt ? SC_DEV_ACQ_FAILED | th->attempt : head,
+                  SC_DEV_ACQ_META(t, bar, gpu, lock, sync));
     }
 }
 
@@ -892,6 +917,13 @@ extern "C" __device__ __noinline__ bool __scord_sync_access(ScDevLaunch *l, uint
         return true;
     }
     uint64_t key = sync_key(addr);
+    bool release_op = sem == SC_ABI_SEM_RELEASE || sem == SC_ABI_SEM_ACQ_REL;
+    /* A read-modify-write that gives a release (a lock's atomicExch after its fence,
+     * a ticket after the fence that publishes the block's part) notes its flag for an
+     * acquire that may follow, but no failed attempt: an unlock is no poll, and no
+     * acquire would follow it to clear one. */
+    bool gives = kind == SC_ABI_KIND_RMW && sem != SC_ABI_SEM_ACQUIRE && sem != SC_ABI_SEM_ACQ_REL &&
+                 (release_op || (th->release && (th->release_fresh & FRESH_STRONG)));
     if (cls == SC_RULES_CLS_SREAD || kind == SC_ABI_KIND_RMW) {
         uint32_t i = th->pending[0] == key || !th->pending[0] ? 0 : th->pending[1] == key ? 1 : 2;
         if (i == 2) {
@@ -903,12 +935,11 @@ extern "C" __device__ __noinline__ bool __scord_sync_access(ScDevLaunch *l, uint
         th->pending_info[i] = info;
         uint32_t head = sync_head(l, key), prev;
         uint64_t rec;
-        if (head && read_node(l, head, &rec, &prev) && rec != no_release())
+        if (!gives && head && read_node(l, head, &rec, &prev) && rec != no_release())
             th->attempt = (rec & SC_RULES_REC_SET) && (rec & SC_DEV_REC_WEAK)
                               ? DEV_CAUSE_NON_STRONG_SYNC + 1u
                               : attempt_cause(info, DEV_CAUSE_MISSING_FENCE, DEV_CAUSE_LOCK_NO_FENCE);
     }
-    bool release_op = sem == SC_ABI_SEM_RELEASE || sem == SC_ABI_SEM_ACQ_REL;
     if (cls == SC_RULES_CLS_SREAD || (kind != SC_ABI_KIND_RMW && kind != SC_ABI_KIND_RED &&
                                       cls != SC_RULES_CLS_SWRITE))
         return false;
@@ -952,24 +983,29 @@ extern "C" __device__ void __scord_fence(uint32_t site, uint32_t info)
         __scord_release(l, slot, scope);
 }
 
-/* The releases this thread has taken, or its block's threads took before a barrier or
- * __syncwarp it passed since, as records (r's clocks must be read), newest first:
- * every node of their chains the scopes let reach this thread, and the chains those
+/* The release this thread has taken, or its block's threads took before a barrier or
+ * __syncwarp it passed since, that covers the accesses of the word's recorder (s),
+ * looked for only when the rules would report without one. The usable chains are read
+ * newest first, every node the scopes let reach this thread, and the chains those
  * writers had taken before (transitively, each link checked by the thread that took
- * it). *flags: 1 when one was taken through cas/exch (a lock), the broken link's
- * cause + 1 << 8 when a chain passed one on. */
+ * it); the walk stops at the first record that covers s, so a long release sequence
+ * (the last of 1024 blocks that counted a ticket) costs its length once, in the check
+ * that would otherwise report. Returns 1 with *out set when one covers s; *flags
+ * (ACQ_*): a chain was taken through cas/exch (a lock), one held a record of s's
+ * block that does not cover s, the broken link's cause + 1 << 8 when a chain passed
+ * one on, the cause + 1 << 16 of another thread's failed attempt ordered before this
+ * one (the block's lock its thread 0 did not get). */
+#define ACQ_LOCK 1u
+#define ACQ_RECORDER_BLOCK 2u
 #define ACQ_TRUSTED (1u << 31)
-static __device__ uint32_t acquired_records(const ScDevLaunch *l, uint32_t slot,
-                                                                     const ScRulesAccess *r, uint64_t *out,
-                                                                     uint32_t *flags)
+static __device__ uint32_t acquired_cover(const ScDevLaunch *l, uint32_t slot, const ScRulesAccess *r,
+                                          const ScRulesState *s, uint32_t budget, uint64_t *out,
+                                          uint32_t *flags)
 {
     ScDevBlock *b = block_state(l, slot);
-    uint32_t n_set = load_cta32(&b->acq_next), n = 0;
-    *flags = 0;
-    if (!n_set)
-        return 0;
+    uint32_t n_set = load_cta32(&b->acq_next);
     uint32_t w = r->tid / WARP_SIZE;
-    for (uint32_t k = 0; k < SC_DEV_ACQ_SET && k < n_set && n < ACQ_RECORDS; k++) {
+    for (uint32_t k = 0; k < SC_DEV_ACQ_SET && k < n_set && budget; k++) {
         uint32_t i = (n_set - 1 - k) % SC_DEV_ACQ_SET;
         uint32_t meta = load_cta32(&b->acq_meta[i]);
         if (!meta)
@@ -987,12 +1023,18 @@ static __device__ uint32_t acquired_records(const ScDevLaunch *l, uint32_t slot,
             if (!ordered)
                 continue;
         }
-        *flags |= SC_DEV_ACQ_LOCK(meta);
+        *flags |= SC_DEV_ACQ_LOCK(meta) ? ACQ_LOCK : 0u;
+        if (head & SC_DEV_ACQ_FAILED) {
+            /* Another thread's failed attempt (this thread's own is its attempt). */
+            if (who != r->tid && !(*flags >> 16))
+                *flags |= (head & 0xffu) << 16;
+            continue;
+        }
         uint32_t stack[4], sp = 0, walked = 0;
         stack[sp++] = head;
-        while (sp && walked < ACQ_WALK && n < ACQ_RECORDS) {
+        while (sp && walked < ACQ_WALK && budget) {
             uint32_t item = stack[--sp], seq = item & ~ACQ_TRUSTED;
-            for (; seq && walked < ACQ_WALK && n < ACQ_RECORDS; walked++) {
+            for (; seq && walked < ACQ_WALK && budget; walked++, budget--) {
                 uint64_t rec;
                 uint32_t prev, also, broken;
                 if (!read_node(l, seq, &rec, &prev))
@@ -1001,10 +1043,16 @@ static __device__ uint32_t acquired_records(const ScDevLaunch *l, uint32_t slot,
                 bool reaches = (item & ACQ_TRUSTED) || sc_rules_rec_blk(rec) == r->blk ||
                                ((rec & SC_RULES_REC_GPU) && SC_DEV_ACQ_GPU(meta) &&
                                 !(rec & SC_DEV_REC_FLAG_CTA));
-                if ((rec & SC_RULES_REC_SET) && !(rec & SC_DEV_REC_WEAK) && reaches &&
-                    (n == 0 || out[n - 1] != rec))
-                    out[n++] = rec & ~(SC_DEV_REC_WEAK | SC_DEV_REC_FLAG_CTA);
-                if (broken && !(*flags >> 8))
+                if ((rec & SC_RULES_REC_SET) && !(rec & SC_DEV_REC_WEAK) && reaches) {
+                    uint64_t taken = rec & ~(SC_DEV_REC_WEAK | SC_DEV_REC_FLAG_CTA);
+                    if (sc_rules_release_covers(taken, s)) {
+                        *out = taken;
+                        return 1;
+                    }
+                    if ((sc_rules_rec_blk(taken) & ((1u << SC_RULES_BLK_BITS) - 1u)) == s->blk)
+                        *flags |= ACQ_RECORDER_BLOCK;
+                }
+                if (broken && !((*flags >> 8) & 0xffu))
                     *flags |= broken << 8;
                 if (also && sp < 4)
                     stack[sp++] = also | ACQ_TRUSTED;
@@ -1012,7 +1060,7 @@ static __device__ uint32_t acquired_records(const ScDevLaunch *l, uint32_t slot,
             }
         }
     }
-    return n;
+    return 0;
 }
 
 /* The cause of a race the rules name by the threads' relation alone (other blocks, or
@@ -1021,8 +1069,8 @@ static __device__ uint32_t acquired_records(const ScDevLaunch *l, uint32_t slot,
  * the thread's latest failed attempt; a release taken from the other side's block
  * that came before the other access (a fence missing after it); a lock taken that
  * does not order the other side. */
-static __device__ int scoped_cause(const ScDevLaunch *l, uint32_t slot, const ScRulesAccess *r,
-                                   const ScRulesVerdict *v, bool weak_flag, uint32_t acq_flags, int cause)
+static __device__ int scoped_cause(const ScDevLaunch *l, uint32_t slot, const ScRulesVerdict *v,
+                                   bool weak_flag, uint32_t acq_flags, int cause)
 {
     if (cause != DEV_CAUSE_UNSYNCHRONIZED_BLOCKS && cause != DEV_CAUSE_MISSING_BARRIER)
         return cause;
@@ -1031,12 +1079,14 @@ static __device__ int scoped_cause(const ScDevLaunch *l, uint32_t slot, const Sc
     const ScDevThread *th = thread_state(l, slot);
     if (th->attempt)
         return (int)th->attempt - 1;
-    bool lock = th->lock_user || (acq_flags & 1u);
-    for (uint32_t i = 0; i < r->n_acq; i++)
-        if ((sc_rules_rec_blk(r->acq[i]) & ((1u << SC_RULES_BLK_BITS) - 1u)) == v->prev_blk)
-            return lock ? DEV_CAUSE_LOCK_NO_FENCE : DEV_CAUSE_MISSING_FENCE;
-    if (acq_flags >> 8)
-        return (int)(acq_flags >> 8) - 1;
+    bool lock = th->lock_user || (acq_flags & ACQ_LOCK);
+    /* v names the recorder, whose block the walk compared records with. */
+    if (acq_flags & ACQ_RECORDER_BLOCK)
+        return lock ? DEV_CAUSE_LOCK_NO_FENCE : DEV_CAUSE_MISSING_FENCE;
+    if ((acq_flags >> 8) & 0xffu)
+        return (int)((acq_flags >> 8) & 0xffu) - 1;
+    if (acq_flags >> 16)
+        return (int)(acq_flags >> 16) - 1;
     if (lock && cause == DEV_CAUSE_UNSYNCHRONIZED_BLOCKS)
         return DEV_CAUSE_LOCK_MISSING;
     return cause;
@@ -1137,7 +1187,6 @@ typedef struct Access {
     RecSide cur;       /* site, info with the space resolved, block, thread */
     bool shared;
     bool weak_flag;    /* a weak write that took a release as a flag would (sync_access) */
-    uint32_t acq_flags; /* what acquired_records says of the records taken */
     uint64_t base;     /* shared window offset or global address of the word's byte 0 */
 } Access;
 
@@ -1170,12 +1219,12 @@ static __device__ __forceinline__ uint64_t load_shadow(const Access *a, const ui
  * recorded accessor's own access and the site word keeps it; otherwise its site is
  * SC_DEV_SITE_NONE (a summarized access of a thread the word does not name). */
 static __device__ void report(const Access *a, const ScRulesAccess *r, const ScRulesVerdict *v,
-                              uint64_t old, uint64_t site, uint32_t byte, bool word)
+                              uint64_t old, uint64_t site, uint32_t byte, bool word, uint32_t acq_flags)
 {
     int cause = report_cause((ScRulesCause)v->cause);
     if (cause < 0)
         return;
-    cause = scoped_cause(a->l, a->slot, r, v, a->weak_flag, a->acq_flags, cause);
+    cause = scoped_cause(a->l, a->slot, v, a->weak_flag, acq_flags, cause);
     uint32_t space = SC_ABI_INFO_SPACE(a->cur.info);
     /* The host completes a named side's size and semantics from its site. */
     RecSide prev = {SC_DEV_SITE_NONE, SC_ABI_INFO(0, abi_kind(v->prev_cls), 0, 0, space),
@@ -1377,6 +1426,32 @@ static __device__ bool write_pair(const Access *a, ScRulesAccess *r, const Shado
     return true;
 }
 
+/* Should the verdict `res` on `old` be decided again with a release this thread's block
+ * took that orders the word's recorder (then r->acq points at *cover)? A verdict that
+ * would report reads the taken chains whole for one; one that only hands the word to
+ * a recorder of another thread reads a few nodes, so that what a release ordered
+ * before the old recorder stays ordered before the new one (ACQ_MOVE) where that is
+ * cheap. */
+static __device__ bool acquired_pass(const Access *a, ScRulesAccess *r, uint64_t old, int res,
+                                     uint64_t *cover, uint32_t *acq_flags)
+{
+    bool reports = res == SC_RULES_RACE || res == SC_RULES_WARN;
+    if (!reports && res != SC_RULES_OK)
+        return false;
+    ScRulesState s = sc_rules_decode(old);
+    bool other = (s.blk != (r->blk & ((1u << SC_RULES_BLK_BITS) - 1u)) ||
+                  s.warp * WARP_SIZE + s.lane != r->tid) &&
+                 (old & ~SC_RULES_MASK_FIELD) != 0;
+    if (!reports && !other)
+        return false;
+    if (!acquired_cover(a->l, a->slot, r, &s, reports ? ACQ_WALK_TOTAL : ACQ_WALK_QUIET, cover,
+                        acq_flags))
+        return false;
+    r->acq = cover;
+    r->n_acq = 1;
+    return true;
+}
+
 /* The rules on one word or cell: decide on the pair as read (two loads, maybe not of
  * one moment); nothing to write (the common case): done; else write the pair
  * (write_pair), deciding again on what changed meanwhile, then report. Returns
@@ -1386,7 +1461,7 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
                                    uint32_t byte, uint64_t *marker)
 {
     ScRulesVerdict v;
-    uint64_t old = sh->held ? *sh->word : load_word(a, sh->word), next;
+    uint64_t old = sh->held ? *sh->word : load_word(a, sh->word), next, cover;
     uint64_t site = load_shadow(a, sh->site);
     for (;;) {
         if (!sh->cell && sc_rules_is_split(old)) {
@@ -1394,7 +1469,16 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
             return SC_RULES_SPLIT;
         }
         r->hint = site;
-        int res = decide(r, sh->cell, old, &next, &v);
+        r->n_acq = 0;
+        uint32_t acq_flags = 0;
+        int res;
+        for (uint32_t pass = 0;; pass++) {
+            /* One call of decide (each inlined copy of the rules adds to the JIT time):
+             * a second pass when a release the block took orders the recorder. */
+            res = decide(r, sh->cell, old, &next, &v);
+            if (pass || !acquired_pass(a, r, old, res, &cover, &acq_flags))
+                break;
+        }
         if (res == SC_RULES_UNCHANGED &&
             sc_rules_site_next(site, old, old, r, a->cur.site, sh->cell) == site)
             return res;
@@ -1405,7 +1489,7 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
             return res;
         }
         if (res == SC_RULES_RACE || res == SC_RULES_WARN)
-            report(a, r, &v, old, site, byte, !sh->cell);
+            report(a, r, &v, old, site, byte, !sh->cell, acq_flags);
         if (!sh->cell && res != SC_RULES_UNCHANGED && r->cls == SC_RULES_CLS_WRITE)
             rmw_follow_up(a, r);
         return res;
@@ -1413,26 +1497,33 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
 }
 
 /* One shadow word: its own history, or that of the byte cells it was split into, each
- * byte of the access decided on its own. */
+ * byte of the access decided on its own. One call of check_shadow, for both: it is
+ * long, and each inlined copy adds to the JIT time. */
 static __device__ void check_word(const Access *a, uint64_t *word, uint64_t *site_word, bool held)
 {
     ScRulesAccess r = a->rules;
     Shadow sh = {word, site_word, false, held};
-    uint64_t marker = 0;
-    if (check_shadow(a, &r, &sh, lowest_lane(r.mask), &marker) != SC_RULES_SPLIT)
-        return;
-    uint64_t idx = sc_rules_split_index(marker);
-    if (idx >= a->l->split_cap) {
-        count_unchecked(a->l);
-        return;
-    }
-    /* Acquire: the splitter filled the cells before it installed the marker. */
-    __threadfence();
-    uint64_t *cells = (uint64_t *)a->l->split_pool + idx * SPLIT_GROUP;
-    for (uint32_t bytes = r.mask; bytes; bytes &= bytes - 1) {
-        uint32_t byte = lowest_lane(bytes);
-        Shadow cell = {&cells[2 * byte], &cells[2 * byte + 1], true, false};
-        check_shadow(a, &r, &cell, byte, &marker);
+    uint64_t marker = 0, *cells = 0;
+    uint32_t byte = lowest_lane(r.mask), bytes = r.mask;
+    for (;;) {
+        int res = check_shadow(a, &r, &sh, byte, &marker);
+        if (!cells) {
+            if (res != SC_RULES_SPLIT)
+                return;
+            uint64_t idx = sc_rules_split_index(marker);
+            if (idx >= a->l->split_cap) {
+                count_unchecked(a->l);
+                return;
+            }
+            /* Acquire: the splitter filled the cells before it installed the marker. */
+            __threadfence();
+            cells = (uint64_t *)a->l->split_pool + idx * SPLIT_GROUP;
+        }
+        if (!bytes)
+            return;
+        byte = lowest_lane(bytes);
+        bytes &= bytes - 1;
+        sh = (Shadow){&cells[2 * byte], &cells[2 * byte + 1], true, false};
     }
 }
 
@@ -1600,9 +1691,8 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
         count_unchecked(l);
         return;
     }
-    uint64_t acquired[ACQ_RECORDS];
-    a.rules.acq = acquired;
-    a.rules.n_acq = acquired_records(l, slot, &a.rules, acquired, &a.acq_flags);
+    a.rules.acq = 0;
+    a.rules.n_acq = 0;
     /* Byte k of the access lies in word (addr % 4 + k) / 4 of it. */
     uint32_t first = (uint32_t)(addr & 3), end = first + size;
     for (uint32_t lo = first; lo < end; lo = (lo | 3u) + 1) {
@@ -1637,6 +1727,20 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     }
 }
 
+/* Is this cas/exch the thread's last one again (same word, same instruction) with no
+ * fence between: a spin on a lock or flag? Its first attempt was checked, and a later
+ * one meets no access the first did not race with that would not itself be checked
+ * against it; checking each would have every spinning thread of the grid compete for
+ * the lock word's shadow with the thread that holds the lock and must give it back. */
+static __device__ __forceinline__ bool repeated_attempt(ScDevThread *th, uint64_t addr, uint32_t site)
+{
+    if (th->spin_addr == addr && th->spin_site == site)
+        return true;
+    th->spin_addr = addr;
+    th->spin_site = site;
+    return false;
+}
+
 /* The lanes that enter together leave together: the checks branch on data (CAS
  * retries, address spaces), and without this the warp could reach the program's next
  * instruction split, which the next call's lane matching would see as lanes of
@@ -1662,6 +1766,8 @@ extern "C" __device__ void __scord_access(uint64_t addr, uint32_t info, uint32_t
     if (cls == SC_RULES_CLS_WRITE) {
         peers = store_peers(same, value);
         checks = lane == lowest_lane(peers.group);
+    } else if (cls == SC_RULES_CLS_ATOMIC && (info & SC_ABI_INFO_LOCK)) {
+        checks = !repeated_attempt(thread_state(l, slot), addr, site);
     }
     /* The lanes on one address that check it take turns (a weak store's group sends
      * its lowest lane only): checked together, a warp's atomicAdd to a counter or a

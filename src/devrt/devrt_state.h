@@ -124,6 +124,8 @@ typedef struct ScDevRecord {
 #define SC_DEV_ACQ_BAR(m) (((m) >> 10) & 0x3ffu)
 #define SC_DEV_ACQ_GPU(m) (((m) >> 20) & 1u)
 #define SC_DEV_ACQ_LOCK(m) (((m) >> 21) & 1u)
+/* acq_head of an entry that records a failed attempt: | its ScCause + 1. */
+#define SC_DEV_ACQ_FAILED (1u << 31)
 
 /* The sync table: per flag (a location a strong write published a release through),
  * the newest node of its release chain. Entry: node sequence number << 32 | the flag's
@@ -185,6 +187,10 @@ typedef struct ScDevThread {
     uint32_t last_acq;         /* the chain this thread took last (its head), 0: none */
     uint32_t release_also;     /* last_acq when it released: passed on with `release` */
     uint32_t release_broken;   /* attempt when it released */
+    /* The lock word (cas/exch) this thread checked last and its site, until its next
+     * fence: a spin's later attempts are not checked again (docs/devrt.md, "Spins"). */
+    uint32_t spin_site;
+    uint64_t spin_addr;
 } ScDevThread;
 #define SC_DEV_ROW_STALE 0xffffffffu
 
@@ -212,8 +218,9 @@ typedef struct ScDevBlock {
     ScRulesBlockClk clk;      /* the rules' block clock, written only by the thread that
                                  completes a barrier instance */
     /* Releases taken by the block's threads: the head of a release chain in the sync
-     * nodes (its sequence number), and who took it: SC_DEV_ACQ_META. A thread uses one
-     * it took itself, or that a barrier since orders before it. */
+     * nodes (its sequence number) or a failed attempt (SC_DEV_ACQ_FAILED), and who took
+     * it: SC_DEV_ACQ_META. A thread uses one it took itself, or that a barrier since
+     * orders before it. */
     uint32_t acq_head[SC_DEV_ACQ_SET];
     uint32_t acq_meta[SC_DEV_ACQ_SET];
     uint32_t acq_next;        /* entries ever added; the set keeps the newest */

@@ -509,6 +509,35 @@ static bool releases(uint32_t info)
     return sem == SC_ABI_SEM_RELEASE || sem == SC_ABI_SEM_ACQ_REL;
 }
 
+/* A plain load or store with C++ atomic semantics (relaxed, acquire, release: what
+ * cuda::atomic_ref's load and store compile to), not volatile or mmio. */
+static bool atomic_plain(uint32_t info)
+{
+    uint32_t kind = SC_ABI_INFO_KIND(info), sem = SC_ABI_INFO_SEM(info);
+    return (kind == SC_ABI_KIND_READ || kind == SC_ABI_KIND_WRITE) && sem >= SC_ABI_SEM_RELAXED &&
+           sem <= SC_ABI_SEM_ACQ_REL;
+}
+
+static bool weak_plain(uint32_t info)
+{
+    uint32_t kind = SC_ABI_INFO_KIND(info);
+    return (kind == SC_ABI_KIND_READ || kind == SC_ABI_KIND_WRITE) &&
+           SC_ABI_INFO_SEM(info) == SC_ABI_SEM_WEAK;
+}
+
+/* The device's rules see a relaxed ld or st as a strong access, not an atomic, and
+ * name its race with a weak access by the threads' relation; the report calls it
+ * atomic_vs_plain, as C++ does, where the sites show both semantics. */
+static uint8_t atomic_plain_cause(uint8_t cause, uint32_t cur, uint32_t prev)
+{
+    if (cause != SC_CAUSE_UNSYNCHRONIZED_BLOCKS && cause != SC_CAUSE_MISSING_BARRIER &&
+        cause != SC_CAUSE_MISSING_SYNCWARP)
+        return cause;
+    if ((atomic_plain(cur) && weak_plain(prev)) || (weak_plain(cur) && atomic_plain(prev)))
+        return SC_CAUSE_ATOMIC_VS_PLAIN;
+    return cause;
+}
+
 void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream stream)
 {
     if (!chk->active)
@@ -542,8 +571,9 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
             *o = (ScRaceRecord){0};
             o->address = r->addr;
             o->hazards = r->occurrences;
-            o->cause = (uint8_t)r->cause;
-            o->severity = (uint8_t)sc_report_cause_severity((ScCause)r->cause);
+            o->cause = atomic_plain_cause((uint8_t)r->cause, r->cur_info,
+                                          prev_info(r->prev_site, r->prev_info));
+            o->severity = (uint8_t)sc_report_cause_severity((ScCause)o->cause);
             uint32_t space = r->cur_info == SC_DEV_INFO_BARRIER ? 0 : SC_ABI_INFO_SPACE(r->cur_info);
             o->space = r->cur_info == SC_DEV_INFO_BARRIER ? SC_RACE_SPACE_NONE
                        : space == SC_ABI_SPACE_SHARED ? SC_RACE_SPACE_SHARED

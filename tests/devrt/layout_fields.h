@@ -34,6 +34,8 @@
     FIELD(ScDevThread, last_acq)                                                               \
     FIELD(ScDevThread, release_also)                                                           \
     FIELD(ScDevThread, release_broken)                                                         \
+    FIELD(ScDevThread, spin_site)                                                              \
+    FIELD(ScDevThread, spin_addr)                                                              \
     SIZE(ScDevBlock)                                                                           \
     FIELD(ScDevBlock, live_threads)                                                            \
     FIELD(ScDevBlock, slot_bit)                                                                \
