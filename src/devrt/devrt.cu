@@ -711,9 +711,11 @@ static __device__ __forceinline__ uint64_t sync_key(uint64_t addr)
     return __isShared((const void *)addr) ? addr ^ (uint64_t)(block_linear() + 1) << 48 : addr;
 }
 
-static __device__ __forceinline__ uint64_t *sync_entry(const ScDevLaunch *l, uint64_t key)
+/* The flag's set of SC_DEV_SYNC_WAYS entries (one 32-byte sector). */
+static __device__ __forceinline__ uint64_t *sync_set(const ScDevLaunch *l, uint64_t key)
 {
-    return (uint64_t *)l->sync_table + (mix64(key) & ((1u << SC_DEV_SYNC_TABLE_BITS) - 1));
+    return (uint64_t *)l->sync_table +
+           (mix64(key) & ((1u << SC_DEV_SYNC_TABLE_BITS) - 1) & ~(uint64_t)(SC_DEV_SYNC_WAYS - 1));
 }
 
 static __device__ __forceinline__ ScDevSyncNode *sync_node(const ScDevLaunch *l, uint32_t seq)
@@ -724,8 +726,14 @@ static __device__ __forceinline__ ScDevSyncNode *sync_node(const ScDevLaunch *l,
 /* The newest node of the flag's chain (its sequence number), 0 when it has none. */
 static __device__ __forceinline__ uint32_t sync_head(const ScDevLaunch *l, uint64_t key)
 {
-    uint64_t e = load_gpu64(sync_entry(l, key));
-    return (uint32_t)e == sc_dev_sync_tag(key) ? (uint32_t)(e >> 32) : 0;
+    uint64_t *set = sync_set(l, key);
+    uint32_t tag = sc_dev_sync_tag(key);
+    for (uint32_t w = 0; w < SC_DEV_SYNC_WAYS; w++) {
+        uint64_t e = load_gpu64(set + w);
+        if ((uint32_t)e == tag)
+            return (uint32_t)(e >> 32);
+    }
+    return 0;
 }
 
 /* Node seq's record and predecessor; false when the ring has reused the node. */
@@ -747,6 +755,26 @@ static __device__ __forceinline__ void read_node_links(const ScDevLaunch *l, uin
     *broken = load_gpu32(&n->broken);
 }
 
+/* The entry a write to the flag publishes in (*old: its value): the flag's own, else
+ * the first free one of its set (so that two writers of a new flag pick the same),
+ * else, for a release (not `yields`), one it takes over from another flag. */
+static __device__ uint64_t *sync_claim(const ScDevLaunch *l, uint64_t key, bool yields, uint64_t *old)
+{
+    uint64_t *set = sync_set(l, key);
+    uint32_t tag = sc_dev_sync_tag(key);
+    for (uint32_t w = 0; w < SC_DEV_SYNC_WAYS; w++)
+        if ((uint32_t)(*old = load_gpu64(set + w)) == tag)
+            return set + w;
+    for (uint32_t w = 0; w < SC_DEV_SYNC_WAYS; w++)
+        if (!(*old = load_gpu64(set + w)))
+            return set + w;
+    if (yields)
+        return 0;
+    uint64_t *e = set + (mix64(key) >> 40) % SC_DEV_SYNC_WAYS;
+    *old = load_gpu64(e);
+    return e;
+}
+
 /* A write carries rec through the flag: the chain's new head. A read-modify-write
  * continues the chain it read; any other write starts one. A write that carries no
  * release, or a weak one, never takes over another flag's entry: it only names causes
@@ -755,11 +783,11 @@ static __device__ __forceinline__ void read_node_links(const ScDevLaunch *l, uin
 extern "C" __device__ __noinline__ void __scord_sync_publish(ScDevLaunch *l, uint64_t key, uint64_t rec, bool rmw,
                                                              uint32_t also, uint32_t broken)
 {
-    uint64_t *e = sync_entry(l, key);
     uint32_t tag = sc_dev_sync_tag(key);
-    uint64_t old = load_gpu64(e);
     bool yields = !(rec & SC_RULES_REC_SET) || (rec & SC_DEV_REC_WEAK);
-    if (yields && old && (uint32_t)old != tag)
+    uint64_t old;
+    uint64_t *e = sync_claim(l, key, yields, &old);
+    if (!e)
         return;
     uint32_t head = (uint32_t)old == tag ? (uint32_t)(old >> 32) : 0;
     uint64_t head_rec;
@@ -781,8 +809,8 @@ extern "C" __device__ __noinline__ void __scord_sync_publish(ScDevLaunch *l, uin
         if (seen == old)
             break;
         old = seen;
-        if (yields && (uint32_t)old != tag)
-            return;
+        if ((uint32_t)old != tag && !(e = sync_claim(l, key, yields, &old)))
+            return; /* another flag took the entry meanwhile: look again */
         head = (uint32_t)old == tag ? (uint32_t)(old >> 32) : 0;
     }
     if (old && (uint32_t)old != tag)

@@ -129,10 +129,14 @@ typedef struct ScDevRecord {
 
 /* The sync table: per flag (a location a strong write published a release through),
  * the newest node of its release chain. Entry: node sequence number << 32 | the flag's
- * tag (sc_dev_sync_tag, never 0); direct-mapped on the flag's key, so two flags that
- * meet in one entry take turns (an overwritten chain can only cost a false alarm,
- * counted in sync_lost). Cleared by the host before each launch. */
+ * tag (sc_dev_sync_tag, never 0); a flag's key picks a set of SC_DEV_SYNC_WAYS
+ * entries, where it takes its own entry, else a free one; five flags that carry
+ * releases and meet in one set take turns (an overwritten chain can only cost a false
+ * alarm, counted in sync_lost). Direct-mapped, one flag's publishing evicted another's
+ * often enough to give timing-dependent false alarms (a block's lock among a grid's
+ * lock chains). Cleared by the host before each launch. */
 #define SC_DEV_SYNC_TABLE_BITS 16
+#define SC_DEV_SYNC_WAYS 4
 /* A node of a release chain: the release record a write carried (without
  * SC_RULES_REC_SET: a strong write that carried no release, its writer's block and
  * thread in the record's places; flag bits below),
