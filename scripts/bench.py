@@ -143,6 +143,8 @@ SCORD_LAUNCHES_RE = re.compile(r"^scord: \d+ modules?: .*?; (\d+) kernel launch(
                                r"\((\d+) checked\)", re.M)
 SCORD_PARTIAL_RE = re.compile(r"^scord: (\d+) accesses outside tracked memory and (\d+) blocks "
                               r"without device-runtime state were not checked", re.M)
+SCORD_UNSPLIT_RE = re.compile(r"^scord: (\d+) accesses were not checked: their words needed a "
+                              r"history per byte", re.M)
 SCORD_MODULE_PROBLEM_RE = re.compile(r"^scord:\s+module .*(?: loaded uninstrumented: | unchecked: ).*$",
                                      re.M)
 
@@ -161,6 +163,9 @@ def parse_scord_log(text):
     m = SCORD_PARTIAL_RE.search(text)
     if m:
         out["unchecked_accesses"], out["unchecked_blocks"] = int(m.group(1)), int(m.group(2))
+    m = SCORD_UNSPLIT_RE.search(text)
+    if m:
+        out["unchecked_accesses"] += int(m.group(1))
     return out
 
 
@@ -686,6 +691,8 @@ to the original code; 1 kernel launch (0 checked), 0 graph launches (not checked
 scord:   module 1 (cudart, fatbin) loaded uninstrumented: no room for the runtime
 scord:   module 2 (cudart, fatbin) unchecked: no PTX; rebuild with -gencode
 scord: 12 accesses outside tracked memory and 3 blocks without device-runtime state were not checked
+scord: 5 accesses were not checked: their words needed a history per byte and the split pool \
+(65536 words per launch) ran out
 scord: reported 2 races (9 hazards) in 1 of 1 kernel launch; 0 suppressed
 """
 
@@ -868,7 +875,7 @@ def self_test():
           f"scord summary: {log}")
     log = parse_scord_log(CANNED_SCORD_LOG_BAD)
     check((log["races"], log["launches"], log["checked"], log["unchecked_accesses"],
-           log["unchecked_blocks"], len(log["module_problems"])) == (2, 1, 0, 12, 3, 2),
+           log["unchecked_blocks"], len(log["module_problems"])) == (2, 1, 0, 17, 3, 2),
           f"scord summary with problems: {log}")
     check(parse_scord_log("")["races"] is None, "no summary: races unknown")
     rep = parse_scord_json(json.dumps({"races": [{"cause": "missing_barrier"}],

@@ -181,6 +181,14 @@ static __device__ __forceinline__ void count_unchecked(ScDevLaunch *l)
         atomicAdd((unsigned long long *)&l->unchecked_accesses, (unsigned long long)__popc(active));
 }
 
+/* The same for accesses whose word needed byte cells when the split pool was empty. */
+static __device__ __forceinline__ void count_unsplit(ScDevLaunch *l)
+{
+    uint32_t active = __activemask();
+    if (thread_linear() % WARP_SIZE == lowest_lane(active))
+        atomicAdd(&l->unsplit_accesses, (uint32_t)__popc(active));
+}
+
 /* ---- race records ---------------------------------------------------------- */
 
 static __device__ __forceinline__ uint64_t mix64(uint64_t x)
@@ -1020,11 +1028,13 @@ extern "C" __device__ void __scord_fence(uint32_t site, uint32_t info)
  * (the last of 1024 blocks that counted a ticket) costs its length once, in the check
  * that would otherwise report. Returns 1 with *out set when one covers s; *flags
  * (ACQ_*): a chain was taken through cas/exch (a lock), one held a record of s's
- * block that does not cover s, the broken link's cause + 1 << 8 when a chain passed
+ * block that does not cover s, one held a record that would cover s but whose scope
+ * (the release's, or the flag write's) does not reach this thread, the broken link's cause + 1 << 8 when a chain passed
  * one on, the cause + 1 << 16 of another thread's failed attempt ordered before this
  * one (the block's lock its thread 0 did not get). */
 #define ACQ_LOCK 1u
 #define ACQ_RECORDER_BLOCK 2u
+#define ACQ_NARROW 4u
 #define ACQ_TRUSTED (1u << 31)
 static __device__ uint32_t acquired_cover(const ScDevLaunch *l, uint32_t slot, const ScRulesAccess *r,
                                           const ScRulesState *s, uint32_t budget, uint64_t *out,
@@ -1071,13 +1081,16 @@ static __device__ uint32_t acquired_cover(const ScDevLaunch *l, uint32_t slot, c
                 bool reaches = (item & ACQ_TRUSTED) || sc_rules_rec_blk(rec) == r->blk ||
                                ((rec & SC_RULES_REC_GPU) && SC_DEV_ACQ_GPU(meta) &&
                                 !(rec & SC_DEV_REC_FLAG_CTA));
-                if ((rec & SC_RULES_REC_SET) && !(rec & SC_DEV_REC_WEAK) && reaches) {
+                if ((rec & SC_RULES_REC_SET) && !(rec & SC_DEV_REC_WEAK)) {
                     uint64_t taken = rec & ~(SC_DEV_REC_WEAK | SC_DEV_REC_FLAG_CTA);
-                    if (sc_rules_release_covers(taken, s)) {
+                    bool covers = sc_rules_release_covers(taken, s);
+                    if (covers && reaches) {
                         *out = taken;
                         return 1;
                     }
-                    if ((sc_rules_rec_blk(taken) & ((1u << SC_RULES_BLK_BITS) - 1u)) == s->blk)
+                    if (covers)
+                        *flags |= ACQ_NARROW;
+                    else if (reaches && (sc_rules_rec_blk(taken) & ((1u << SC_RULES_BLK_BITS) - 1u)) == s->blk)
                         *flags |= ACQ_RECORDER_BLOCK;
                 }
                 if (broken && !((*flags >> 8) & 0xffu))
@@ -1094,9 +1107,10 @@ static __device__ uint32_t acquired_cover(const ScDevLaunch *l, uint32_t slot, c
 /* The cause of a race the rules name by the threads' relation alone (other blocks, or
  * other warps with no barrier), when this thread's synchronization through memory
  * says more: a weak write that took a release like a flag, raced by a strong access;
- * the thread's latest failed attempt; a release taken from the other side's block
- * that came before the other access (a fence missing after it); a lock taken that
- * does not order the other side. */
+ * the thread's latest failed attempt; a taken release that would order the other
+ * side but whose scope does not reach this thread (fence_scope); a release taken from
+ * the other side's block that came before the other access (a fence missing after
+ * it); a lock taken that does not order the other side. */
 static __device__ int scoped_cause(const ScDevLaunch *l, uint32_t slot, const ScRulesVerdict *v,
                                    bool weak_flag, uint32_t acq_flags, int cause)
 {
@@ -1109,6 +1123,8 @@ static __device__ int scoped_cause(const ScDevLaunch *l, uint32_t slot, const Sc
         return (int)th->attempt - 1;
     bool lock = th->lock_user || (acq_flags & ACQ_LOCK);
     /* v names the recorder, whose block the walk compared records with. */
+    if (acq_flags & ACQ_NARROW)
+        return lock ? DEV_CAUSE_LOCK_SCOPE : DEV_CAUSE_FENCE_SCOPE;
     if (acq_flags & ACQ_RECORDER_BLOCK)
         return lock ? DEV_CAUSE_LOCK_NO_FENCE : DEV_CAUSE_MISSING_FENCE;
     if ((acq_flags >> 8) & 0xffu)
@@ -1318,12 +1334,12 @@ static __device__ uint64_t load_word(const Access *a, const uint64_t *p)
 
 /* The four byte cells of a word whose bytes need histories of their own, filled from
  * the word and its site word: the word's split marker, or 0 when the pool is empty (the
- * access then counts unchecked). */
+ * access then counts in unsplit_accesses). */
 static __device__ uint64_t split_cells(const Access *a, uint64_t old, uint64_t site)
 {
     uint32_t idx = atomicAdd(&a->l->split_used, 1u);
     if (idx >= a->l->split_cap) {
-        count_unchecked(a->l);
+        count_unsplit(a->l);
         return 0;
     }
     uint64_t *cells = (uint64_t *)a->l->split_pool + (uint64_t)idx * SPLIT_GROUP;
@@ -1540,7 +1556,7 @@ static __device__ void check_word(const Access *a, uint64_t *word, uint64_t *sit
                 return;
             uint64_t idx = sc_rules_split_index(marker);
             if (idx >= a->l->split_cap) {
-                count_unchecked(a->l);
+                count_unsplit(a->l);
                 return;
             }
             /* Acquire: the splitter filled the cells before it installed the marker. */

@@ -261,7 +261,7 @@ typedef struct ScDevLaunch {
     uint64_t split_pool;         /* uint64_t[split_cap][8]: per split shadow word its
                                     four byte cells, then their four site words */
     uint32_t split_used;         /* device-incremented; beyond split_cap: not split, the
-                                    access counted unchecked */
+                                    access counted in unsplit_accesses */
     uint32_t cache_epoch;        /* this launch's epoch in the cache's tags */
     uint64_t cache;              /* ScDevCacheEntry[1 << cache_bits]; 0: there is no
                                     cache, accesses to cached chunks count unchecked */
@@ -270,7 +270,8 @@ typedef struct ScDevLaunch {
     uint64_t sync_table;         /* uint64_t[1 << SC_DEV_SYNC_TABLE_BITS] */
     uint64_t sync_nodes;         /* ScDevSyncNode[1 << SC_DEV_SYNC_NODES_BITS] */
     uint32_t sync_used;          /* device-incremented: nodes ever taken */
-    uint32_t pad_;
+    uint32_t unsplit_accesses;   /* device-incremented: accesses not checked because the
+                                    split pool ran out (not in unchecked_accesses) */
 } ScDevLaunch;
 
 #endif

@@ -12,6 +12,9 @@
 #include "intercept/intercept_plan.h"
 #include "intercept/intercept_runtime.h"
 
+/* Words whose bytes get histories of their own (byte cells), per launch. */
+#define SC_SPLIT_CAP 65536u
+
 /* Typed pointers to the real entry points, one per handler. */
 #define SC_HOOK(symbol, base, handler, params, args) typedef CUresult(*ScReal_##handler) params;
 #include "intercept/intercept_hooks.def"
@@ -68,6 +71,7 @@ typedef struct ScCtx {
     ScReport *report;
     unsigned long checked_launches;
     uint64_t unchecked_accesses, unchecked_blocks;
+    uint64_t unsplit_accesses; /* not checked: the split pool ran out */
     uint32_t next_site;   /* site ids are unique in the process */
     /* The SC_ABI_INFO of every access site, by id (0 for other sites): the device
      * names a previous access by its site alone. */

@@ -227,6 +227,10 @@ static void write_summary(void)
                    "device-runtime state were not checked\n",
                    (unsigned long long)sc_ctx.unchecked_accesses,
                    (unsigned long long)sc_ctx.unchecked_blocks);
+        if (sc_ctx.unsplit_accesses)
+            sc_log("scord: %llu accesses were not checked: their words needed a history per "
+                   "byte and the split pool (%u words per launch) ran out\n",
+                   (unsigned long long)sc_ctx.unsplit_accesses, SC_SPLIT_CAP);
     }
     unsigned long races = 0;
     if (sc_ctx.report) {

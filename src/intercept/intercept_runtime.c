@@ -178,8 +178,6 @@ bool sc_rt_track_alloc(uint64_t base, uint64_t size)
 
 /* ---- instrumented launches -------------------------------------------------- */
 
-#define SPLIT_CAP 65536u
-
 typedef struct ScDrvLaunch {
     CUresult (*func_get_module)(CUmodule *, CUfunction);
     CUresult (*kernel_get_function)(CUfunction *, CUkernel);
@@ -379,7 +377,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
                 slots * warps * sizeof(ScRulesWarpClk)) &&
          ensure(&d, &rt->shared_shadow, &rt->shared_bytes,
                 slots * (size_t)shared_words * 2 * sizeof(uint64_t) + 8) &&
-         ensure(&d, &rt->split_pool, &rt->split_bytes, (size_t)SPLIT_CAP * 8 * sizeof(uint64_t));
+         ensure(&d, &rt->split_pool, &rt->split_bytes, (size_t)SC_SPLIT_CAP * 8 * sizeof(uint64_t));
     if (ok)
         step = "resetting the shadow";
     ok = ok && clear_dirty_chunks(&d) && prepare_cache(&d) &&
@@ -401,7 +399,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         .shared_shadow = rt->shared_shadow,
         .shadow_dir = rt->dir,
         .records = rt->records,
-        .split_cap = SPLIT_CAP,
+        .split_cap = SC_SPLIT_CAP,
         .warp_clocks = rt->warp_clocks,
         .split_pool = rt->split_pool,
         .cache_epoch = rt->cache_epoch,
@@ -595,6 +593,7 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
                                                     &text, &err))
             sc_log("scord: %s\n", err.msg);
         sc_ctx.unchecked_accesses += desc.unchecked_accesses;
+        sc_ctx.unsplit_accesses += desc.unsplit_accesses;
         sc_ctx.unchecked_blocks += desc.unchecked_blocks;
         if (desc.sync_lost)
             sc_vlog("scord: %s: %u flags lost their release chain to another flag in the sync "

@@ -84,6 +84,7 @@
     FIELD(ScDevLaunch, sync_table)                                                             \
     FIELD(ScDevLaunch, sync_nodes)                                                             \
     FIELD(ScDevLaunch, sync_used)                                                              \
+    FIELD(ScDevLaunch, unsplit_accesses)                                                       \
     SIZE(ScDevSyncNode)                                                                        \
     FIELD(ScDevSyncNode, rec)                                                                  \
     FIELD(ScDevSyncNode, prev)                                                                 \
