@@ -58,7 +58,7 @@
     X(SREAD_KEEPS_NEWER)  /* ... while partial syncs of other lanes moved the warp clock */ \
     X(RACE_HINT)          /* the site word names the recorder's own racing access */   \
     X(ACQ_ORDERED)        /* an acquired release orders the recorder before the accessor */ \
-    X(ACQ_MOVE)           /* classes ordered only by an acquired release become BSYNC */
+    X(ACQ_MOVE)           /* classes ordered only by an acquired release become LSYNC */
 
 enum {
 #define SC_RULES_COV_ENUM(name) SC_RULES_COV_##name,
@@ -754,9 +754,10 @@ SC_HD static inline unsigned rules_move(const RulesRel *r, const ScRulesState *s
         return p;
     if (r->acq && rules_before_recorder(p) && !rules_ordered_clocks(r, p)) {
         /* Ordered before this access through an acquired release only: ordered for
-         * this thread's block once a barrier follows, the closest position there is. */
+         * whoever is ordered after this thread's clocks, as LSYNC is (not BSYNC, which
+         * the block's other warps would take as ordered without a barrier). */
         SC_RULES_COV(ACQ_MOVE);
-        return SC_RULES_POS_BSYNC;
+        return SC_RULES_POS_LSYNC;
     }
     if (!r->same_blk)
         return SC_RULES_POS_GRID;
