@@ -697,7 +697,6 @@ extern "C" __device__ void __scord_syncwarp(uint32_t site, uint32_t mask)
  * counted a ticket) is read whole. */
 #define ACQ_WALK 1024u
 #define ACQ_WALK_TOTAL 2048u
-#define ACQ_WALK_QUIET 32u
 
 /* release_fresh: no strong write has carried the release yet (a read-modify-write
  * carries it only then); no write at all has followed it (a weak one would be a weak
@@ -1020,28 +1019,48 @@ extern "C" __device__ void __scord_fence(uint32_t site, uint32_t info)
 }
 
 /* The release this thread has taken, or its block's threads took before a barrier or
- * __syncwarp it passed since, that covers the accesses of the word's recorder (s),
- * looked for only when the rules would report without one. The usable chains are read
- * newest first, every node the scopes let reach this thread, and the chains those
+ * __syncwarp it passed since, that covers the accesses of the recorder (s) of the
+ * shadow word `old`, looked for only when the rules need one. The usable chains are
+ * read newest first, every node the scopes let reach this thread, and the chains those
  * writers had taken before (transitively, each link checked by the thread that took
  * it); the walk stops at the first record that covers s, so a long release sequence
  * (the last of 1024 blocks that counted a ticket) costs its length once, in the check
- * that would otherwise report. Returns 1 with *out set when one covers s; *flags
- * (ACQ_*): a chain was taken through cas/exch (a lock), one held a record of s's
- * block that does not cover s, one held a record that would cover s but whose scope
- * (the release's, or the flag write's) does not reach this thread, the broken link's cause + 1 << 8 when a chain passed
- * one on, the cause + 1 << 16 of another thread's failed attempt ordered before this
- * one (the block's lock its thread 0 did not get). */
+ * that would otherwise report. Returns that record, else 0 with ScDevThread.acq_flags
+ * (ACQ_*): a chain was taken through cas/exch (a lock), one held a record of s's block
+ * that does not cover s, one held a record that would cover s but whose scope (the
+ * release's, or the flag write's) does not reach this thread, the broken link's cause
+ * + 1 << 8 when a chain passed one on, the cause + 1 << 16 of another thread's failed
+ * attempt ordered before this one (the block's lock its thread 0 did not get). Not
+ * inlined, and with value arguments only (nvcc clones a function that takes pointers
+ * to its caller's locals, under a name the runtime's linking refuses): inlined, it made
+ * every instrumented kernel need 212 registers on sm_90, against 142 without it. */
 #define ACQ_LOCK 1u
 #define ACQ_RECORDER_BLOCK 2u
 #define ACQ_NARROW 4u
 #define ACQ_TRUSTED (1u << 31)
-static __device__ uint32_t acquired_cover(const ScDevLaunch *l, uint32_t slot, const ScRulesAccess *r,
-                                          const ScRulesState *s, uint32_t budget, uint64_t *out,
-                                          uint32_t *flags)
+static __device__ bool read_clocks(ScRulesAccess *r, const ScDevLaunch *l, uint32_t slot);
+extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLaunch *l, uint32_t slot, uint64_t old)
 {
     ScDevBlock *b = block_state(l, slot);
-    uint32_t n_set = load_cta32(&b->acq_next);
+    uint32_t n_set = load_cta32(&b->acq_next), flags = 0, budget = ACQ_WALK_TOTAL;
+    ScRulesAccess clocks;
+    const ScRulesAccess *r = &clocks;
+    clocks.tid = thread_linear();
+    clocks.blk = block_linear();
+    ScRulesState st = sc_rules_decode(old);
+    const ScRulesState *s = &st;
+    thread_state(l, slot)->acq_flags = 0;
+    bool other = st.blk != (clocks.blk & ((1u << SC_RULES_BLK_BITS) - 1u)) ||
+                 st.warp * WARP_SIZE + st.lane != clocks.tid;
+    if (!n_set || !other || !(old & ~SC_RULES_MASK_FIELD) || sc_rules_is_split(old) ||
+        !read_clocks(&clocks, l, slot))
+        return 0;
+    /* A recorder the thread's barriers and __syncwarps order needs no release (the
+     * common case in a block that took one: its threads' accesses to one another's
+     * words). */
+    RulesRel rel = rules_relate_clocks(s, r);
+    if (rules_ordered_clocks(&rel, SC_RULES_POS_SELF))
+        return 0;
     uint32_t w = r->tid / WARP_SIZE;
     for (uint32_t k = 0; k < SC_DEV_ACQ_SET && k < n_set && budget; k++) {
         uint32_t i = (n_set - 1 - k) % SC_DEV_ACQ_SET;
@@ -1061,11 +1080,11 @@ static __device__ uint32_t acquired_cover(const ScDevLaunch *l, uint32_t slot, c
             if (!ordered)
                 continue;
         }
-        *flags |= SC_DEV_ACQ_LOCK(meta) ? ACQ_LOCK : 0u;
+        flags |= SC_DEV_ACQ_LOCK(meta) ? ACQ_LOCK : 0u;
         if (head & SC_DEV_ACQ_FAILED) {
             /* Another thread's failed attempt (this thread's own is its attempt). */
-            if (who != r->tid && !(*flags >> 16))
-                *flags |= (head & 0xffu) << 16;
+            if (who != r->tid && !(flags >> 16))
+                flags |= (head & 0xffu) << 16;
             continue;
         }
         uint32_t stack[4], sp = 0, walked = 0;
@@ -1084,23 +1103,22 @@ static __device__ uint32_t acquired_cover(const ScDevLaunch *l, uint32_t slot, c
                 if ((rec & SC_RULES_REC_SET) && !(rec & SC_DEV_REC_WEAK)) {
                     uint64_t taken = rec & ~(SC_DEV_REC_WEAK | SC_DEV_REC_FLAG_CTA);
                     bool covers = sc_rules_release_covers(taken, s);
-                    if (covers && reaches) {
-                        *out = taken;
-                        return 1;
-                    }
+                    if (covers && reaches)
+                        return taken;
                     if (covers)
-                        *flags |= ACQ_NARROW;
+                        flags |= ACQ_NARROW;
                     else if (reaches && (sc_rules_rec_blk(taken) & ((1u << SC_RULES_BLK_BITS) - 1u)) == s->blk)
-                        *flags |= ACQ_RECORDER_BLOCK;
+                        flags |= ACQ_RECORDER_BLOCK;
                 }
-                if (broken && !((*flags >> 8) & 0xffu))
-                    *flags |= broken << 8;
+                if (broken && !((flags >> 8) & 0xffu))
+                    flags |= broken << 8;
                 if (also && sp < 4)
                     stack[sp++] = also | ACQ_TRUSTED;
                 seq = prev;
             }
         }
     }
+    thread_state(l, slot)->acq_flags = flags;
     return 0;
 }
 
@@ -1231,6 +1249,8 @@ typedef struct Access {
     RecSide cur;       /* site, info with the space resolved, block, thread */
     bool shared;
     bool weak_flag;    /* a weak write that took a release as a flag would (sync_access) */
+    bool acquired;     /* the block has taken releases: a check looks for one that
+                          orders the word's recorder (__scord_acquired_cover) */
     uint64_t base;     /* shared window offset or global address of the word's byte 0 */
 } Access;
 
@@ -1470,32 +1490,6 @@ static __device__ bool write_pair(const Access *a, ScRulesAccess *r, const Shado
     return true;
 }
 
-/* Should the verdict `res` on `old` be decided again with a release this thread's block
- * took that orders the word's recorder (then r->acq points at *cover)? A verdict that
- * would report reads the taken chains whole for one; one that only hands the word to
- * a recorder of another thread reads a few nodes, so that what a release ordered
- * before the old recorder stays ordered before the new one (ACQ_MOVE) where that is
- * cheap. */
-static __device__ bool acquired_pass(const Access *a, ScRulesAccess *r, uint64_t old, int res,
-                                     uint64_t *cover, uint32_t *acq_flags)
-{
-    bool reports = res == SC_RULES_RACE || res == SC_RULES_WARN;
-    if (!reports && res != SC_RULES_OK)
-        return false;
-    ScRulesState s = sc_rules_decode(old);
-    bool other = (s.blk != (r->blk & ((1u << SC_RULES_BLK_BITS) - 1u)) ||
-                  s.warp * WARP_SIZE + s.lane != r->tid) &&
-                 (old & ~SC_RULES_MASK_FIELD) != 0;
-    if (!reports && !other)
-        return false;
-    if (!acquired_cover(a->l, a->slot, r, &s, reports ? ACQ_WALK_TOTAL : ACQ_WALK_QUIET, cover,
-                        acq_flags))
-        return false;
-    r->acq = cover;
-    r->n_acq = 1;
-    return true;
-}
-
 /* The rules on one word or cell: decide on the pair as read (two loads, maybe not of
  * one moment); nothing to write (the common case): done; else write the pair
  * (write_pair), deciding again on what changed meanwhile, then report. Returns
@@ -1514,15 +1508,11 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
         }
         r->hint = site;
         r->n_acq = 0;
-        uint32_t acq_flags = 0;
-        int res;
-        for (uint32_t pass = 0;; pass++) {
-            /* One call of decide (each inlined copy of the rules adds to the JIT time):
-             * a second pass when a release the block took orders the recorder. */
-            res = decide(r, sh->cell, old, &next, &v);
-            if (pass || !acquired_pass(a, r, old, res, &cover, &acq_flags))
-                break;
+        if (a->acquired && (cover = __scord_acquired_cover(a->l, a->slot, old))) {
+            r->acq = &cover;
+            r->n_acq = 1;
         }
+        int res = decide(r, sh->cell, old, &next, &v);
         if (res == SC_RULES_UNCHANGED &&
             sc_rules_site_next(site, old, old, r, a->cur.site, sh->cell) == site)
             return res;
@@ -1533,7 +1523,8 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
             return res;
         }
         if (res == SC_RULES_RACE || res == SC_RULES_WARN)
-            report(a, r, &v, old, site, byte, !sh->cell, acq_flags);
+            report(a, r, &v, old, site, byte, !sh->cell,
+                   a->acquired ? thread_state(a->l, a->slot)->acq_flags : 0u);
         if (!sh->cell && res != SC_RULES_UNCHANGED && r->cls == SC_RULES_CLS_WRITE)
             rmw_follow_up(a, r);
         return res;
@@ -1737,6 +1728,7 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     }
     a.rules.acq = 0;
     a.rules.n_acq = 0;
+    a.acquired = load_cta32(&block_state(l, slot)->acq_next) != 0;
     /* Byte k of the access lies in word (addr % 4 + k) / 4 of it. */
     uint32_t first = (uint32_t)(addr & 3), end = first + size;
     for (uint32_t lo = first; lo < end; lo = (lo | 3u) + 1) {

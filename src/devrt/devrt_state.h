@@ -195,6 +195,8 @@ typedef struct ScDevThread {
      * fence: a spin's later attempts are not checked again (docs/devrt.md, "Spins"). */
     uint32_t spin_site;
     uint64_t spin_addr;
+    uint32_t acq_flags;        /* what the last failed look for a covering release saw */
+    uint32_t pad_;
 } ScDevThread;
 #define SC_DEV_ROW_STALE 0xffffffffu
 

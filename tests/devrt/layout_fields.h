@@ -36,6 +36,7 @@
     FIELD(ScDevThread, release_broken)                                                         \
     FIELD(ScDevThread, spin_site)                                                              \
     FIELD(ScDevThread, spin_addr)                                                              \
+    FIELD(ScDevThread, acq_flags)                                                              \
     SIZE(ScDevBlock)                                                                           \
     FIELD(ScDevBlock, live_threads)                                                            \
     FIELD(ScDevBlock, slot_bit)                                                                \

@@ -906,9 +906,11 @@ static void explore(Sim *s)
         /* Scoped suites: the reference's synchronization state and the thread's warp
          * clock (a release's one-lane __syncwarp) change too. */
         static MrModel ref_saved[MAX_EVENTS];
-        ScRulesWarpClk wsaved = s->wclk[pl->block][pl->warp];
-        if (su->scoped)
+        static ScRulesWarpClk wsaved[MAX_EVENTS];
+        if (su->scoped) {
             ref_saved[s->ntrace] = s->ref;
+            wsaved[s->ntrace] = s->wclk[pl->block][pl->warp];
+        }
         s->trace[s->ntrace].thread = (int8_t)t;
         s->trace[s->ntrace].op = *op;
         s->trace[s->ntrace++].participants = 0;
@@ -927,7 +929,7 @@ static void explore(Sim *s)
         s->ref.naccess = naccess;
         if (su->scoped) {
             s->ref = ref_saved[s->ntrace];
-            s->wclk[pl->block][pl->warp] = wsaved;
+            s->wclk[pl->block][pl->warp] = wsaved[s->ntrace];
         }
         s->mem = saved;
     }
