@@ -649,6 +649,23 @@ TEST(release_covers_barrier_ordered_accesses_of_other_warps)
     CHECK_INT(SC_RULES_OK, run(&x, acquiring(mk(1, 32, W, NONE, 0xf), &rec, 1), &v));
 }
 
+/* What only an acquired release ordered before the new recorder stays unordered for
+ * the recorder's block-mates until they synchronize with it (the exhaustive checker's
+ * relay/block+grid found the miss when it became BSYNC). */
+TEST(acquired_access_is_not_ordered_for_block_mates)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0;
+    world(0, 0);
+    run(&x, mk(0, 0, W, NONE, 0xf), &v);
+    uint64_t rec = release_of(0, 0, 1);
+    CHECK_INT(SC_RULES_OK, run(&x, acquiring(mk(1, 0, R, NONE, 0xf), &rec, 1), &v));
+    CHECK_INT(SC_RULES_RACE, run(&(uint64_t){x}, mk(1, 32, R, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_RACE, run(&(uint64_t){x}, mk(1, 33, W, NONE, 0xf), &v));
+    sc_rules_block_barrier(&bclk[1], 0x3u);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(1, 32, W, NONE, 0xf), &v));
+}
+
 int main(void)
 {
     RUN(layout_round_trip_at_limits);
@@ -675,5 +692,6 @@ int main(void)
     RUN(site_word_names_a_read_the_recorder_followed_with_an_atomic);
     RUN(acquired_release_orders_across_blocks);
     RUN(release_covers_barrier_ordered_accesses_of_other_warps);
+    RUN(acquired_access_is_not_ordered_for_block_mates);
     return TEST_REPORT();
 }
