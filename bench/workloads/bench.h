@@ -214,4 +214,17 @@ static inline void *bench_host_alloc(const BenchRun *b, size_t bytes)
     return p;
 }
 
+// n unsigned values of one byte each from `seed` (the reductions' input), and their sum.
+static inline unsigned *bench_random_bytes(const BenchRun *b, size_t n, uint64_t seed,
+                                           unsigned long long *sum)
+{
+    unsigned *v = (unsigned *)bench_host_alloc(b, n * sizeof *v);
+    *sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        v[i] = (unsigned)(bench_rand(&seed) & 0xff);
+        *sum += v[i];
+    }
+    return v;
+}
+
 #endif

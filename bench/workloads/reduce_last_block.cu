@@ -69,13 +69,8 @@ int main(int argc, char **argv)
     BenchRun run;
     bench_init(&run, "reduce_last_block", argc, argv);
     size_t bytes = (size_t)N * sizeof(unsigned);
-    unsigned *in = (unsigned *)bench_host_alloc(&run, bytes);
-    uint64_t seed = 0x5eed0801;
-    unsigned long long want = 0;
-    for (size_t i = 0; i < N; i++) {
-        in[i] = (unsigned)(bench_rand(&seed) & 0xff);
-        want += in[i];
-    }
+    unsigned long long want;
+    unsigned *in = bench_random_bytes(&run, N, 0x5eed0801, &want);
     Reduce r;
     r.in = (unsigned *)bench_alloc(&run, bytes);
     r.partial = (unsigned *)bench_alloc(&run, BLOCKS * sizeof(unsigned));
