@@ -173,20 +173,24 @@ static __device__ __forceinline__ uint32_t block_warps(void)
     return (block_threads() + WARP_SIZE - 1) / WARP_SIZE;
 }
 
-/* One count per group of lanes in `active`, added by the group's lowest lane. */
-static __device__ __forceinline__ void count_unchecked(ScDevLaunch *l)
+/* One count per lane in `active` (its lowest lane adds them): accesses left
+ * unchecked, in one of the launch's counters. */
+static __device__ __forceinline__ void count_lanes(unsigned long long *counter)
 {
     uint32_t active = __activemask();
     if (thread_linear() % WARP_SIZE == lowest_lane(active))
-        atomicAdd((unsigned long long *)&l->unchecked_accesses, (unsigned long long)__popc(active));
+        atomicAdd(counter, (unsigned long long)__popc(active));
 }
 
-/* The same for accesses whose word needed byte cells when the split pool was empty. */
+static __device__ __forceinline__ void count_unchecked(ScDevLaunch *l)
+{
+    count_lanes((unsigned long long *)&l->unchecked_accesses);
+}
+
+/* An access whose word needed byte cells when the split pool was empty. */
 static __device__ __forceinline__ void count_unsplit(ScDevLaunch *l)
 {
-    uint32_t active = __activemask();
-    if (thread_linear() % WARP_SIZE == lowest_lane(active))
-        atomicAdd(&l->unsplit_accesses, (uint32_t)__popc(active));
+    count_lanes((unsigned long long *)&l->unsplit_accesses);
 }
 
 /* ---- race records ---------------------------------------------------------- */
@@ -767,16 +771,21 @@ static __device__ __forceinline__ void read_node_links(const ScDevLaunch *l, uin
  * else, for a release (not `yields`), one it takes over from another flag. */
 static __device__ uint64_t *sync_claim(const ScDevLaunch *l, uint64_t key, bool yields, uint64_t *old)
 {
-    uint64_t *set = sync_set(l, key);
+    uint64_t *set = sync_set(l, key), *free = 0;
     uint32_t tag = sc_dev_sync_tag(key);
-    for (uint32_t w = 0; w < SC_DEV_SYNC_WAYS; w++)
-        if ((uint32_t)(*old = load_gpu64(set + w)) == tag)
+    for (uint32_t w = 0; w < SC_DEV_SYNC_WAYS; w++) {
+        uint64_t v = load_gpu64(set + w);
+        if ((uint32_t)v == tag) {
+            *old = v;
             return set + w;
-    for (uint32_t w = 0; w < SC_DEV_SYNC_WAYS; w++)
-        if (!(*old = load_gpu64(set + w)))
-            return set + w;
-    if (yields)
-        return 0;
+        }
+        if (!v && !free)
+            free = set + w;
+    }
+    if (free || yields) {
+        *old = 0;
+        return free;
+    }
     uint64_t *e = set + (mix64(key) >> 40) % SC_DEV_SYNC_WAYS;
     *old = load_gpu64(e);
     return e;
@@ -1030,16 +1039,19 @@ extern "C" __device__ void __scord_fence(uint32_t site, uint32_t info)
  * that does not cover s, one held a record that would cover s but whose scope (the
  * release's, or the flag write's) does not reach this thread, the broken link's cause
  * + 1 << 8 when a chain passed one on, the cause + 1 << 16 of another thread's failed
- * attempt ordered before this one (the block's lock its thread 0 did not get). Not
- * inlined, and with value arguments only (nvcc clones a function that takes pointers
- * to its caller's locals, under a name the runtime's linking refuses): inlined, it made
- * every instrumented kernel need 212 registers on sm_90, against 142 without it. */
+ * attempt ordered before this one (the block's lock its thread 0 did not get). The
+ * caller's clocks come as values (and pointers to the clock rows): not inlined, and
+ * with no pointer to the caller's locals (nvcc clones such a function under a name the
+ * runtime's linking refuses); inlined, it made every instrumented kernel need 212
+ * registers on sm_90, against 143 without it. */
 #define ACQ_LOCK 1u
 #define ACQ_RECORDER_BLOCK 2u
 #define ACQ_NARROW 4u
 #define ACQ_TRUSTED (1u << 31)
-static __device__ bool read_clocks(ScRulesAccess *r, const ScDevLaunch *l, uint32_t slot);
-extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLaunch *l, uint32_t slot, uint64_t old)
+extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLaunch *l, uint32_t slot, uint64_t old,
+                                                                  uint32_t bar_now, uint32_t bar_own,
+                                                                  const uint16_t *bar_seen, uint32_t sync_now,
+                                                                  uint32_t sync_floor, const uint16_t *sync_seen)
 {
     ScDevBlock *b = block_state(l, slot);
     uint32_t n_set = load_cta32(&b->acq_next), flags = 0, budget = ACQ_WALK_TOTAL;
@@ -1047,13 +1059,18 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
     const ScRulesAccess *r = &clocks;
     clocks.tid = thread_linear();
     clocks.blk = block_linear();
+    clocks.bar_now = (uint16_t)bar_now;
+    clocks.bar_own = (uint16_t)bar_own;
+    clocks.bar_seen = bar_seen;
+    clocks.sync_now = (uint16_t)sync_now;
+    clocks.sync_floor = (uint16_t)sync_floor;
+    clocks.sync_seen = sync_seen;
     ScRulesState st = sc_rules_decode(old);
     const ScRulesState *s = &st;
     thread_state(l, slot)->acq_flags = 0;
     bool other = st.blk != (clocks.blk & ((1u << SC_RULES_BLK_BITS) - 1u)) ||
                  st.warp * WARP_SIZE + st.lane != clocks.tid;
-    if (!n_set || !other || !(old & ~SC_RULES_MASK_FIELD) || sc_rules_is_split(old) ||
-        !read_clocks(&clocks, l, slot))
+    if (!n_set || !other || !(old & ~SC_RULES_MASK_FIELD) || sc_rules_is_split(old))
         return 0;
     /* A recorder the thread's barriers and __syncwarps order needs no release (the
      * common case in a block that took one: its threads' accesses to one another's
@@ -1508,7 +1525,9 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
         }
         r->hint = site;
         r->n_acq = 0;
-        if (a->acquired && (cover = __scord_acquired_cover(a->l, a->slot, old))) {
+        if (a->acquired && (cover = __scord_acquired_cover(a->l, a->slot, old, r->bar_now, r->bar_own,
+                                                           r->bar_seen, r->sync_now, r->sync_floor,
+                                                           r->sync_seen))) {
             r->acq = &cover;
             r->n_acq = 1;
         }

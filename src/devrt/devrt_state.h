@@ -272,7 +272,8 @@ typedef struct ScDevLaunch {
     uint64_t sync_table;         /* uint64_t[1 << SC_DEV_SYNC_TABLE_BITS] */
     uint64_t sync_nodes;         /* ScDevSyncNode[1 << SC_DEV_SYNC_NODES_BITS] */
     uint32_t sync_used;          /* device-incremented: nodes ever taken */
-    uint32_t unsplit_accesses;   /* device-incremented: accesses not checked because the
+    uint32_t pad_;
+    uint64_t unsplit_accesses;   /* device-incremented: accesses not checked because the
                                     split pool ran out (not in unchecked_accesses) */
 } ScDevLaunch;
 
