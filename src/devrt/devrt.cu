@@ -701,6 +701,7 @@ extern "C" __device__ void __scord_syncwarp(uint32_t site, uint32_t mask)
  * counted a ticket) is read whole. */
 #define ACQ_WALK 1024u
 #define ACQ_WALK_TOTAL 2048u
+#define ACQ_WALK_QUIET 32u
 
 /* release_fresh: no strong write has carried the release yet (a read-modify-write
  * carries it only then); no write at all has followed it (a weak one would be a weak
@@ -941,6 +942,20 @@ extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t
     }
 }
 
+/* The cause + 1 of a synchronization that a strong read (or read-modify-write) of
+ * `info` on the flag `key` fails while no acquire follows it, when the flag holds a
+ * write of another thread: 0 when it holds none. */
+static __device__ uint32_t read_attempt(const ScDevLaunch *l, uint64_t key, uint32_t info)
+{
+    uint32_t head = sync_head(l, key), prev;
+    uint64_t rec;
+    if (!head || !read_node(l, head, &rec, &prev) || rec == no_release())
+        return 0;
+    return (rec & SC_RULES_REC_SET) && (rec & SC_DEV_REC_WEAK)
+               ? DEV_CAUSE_NON_STRONG_SYNC + 1u
+               : attempt_cause(info, DEV_CAUSE_MISSING_FENCE, DEV_CAUSE_LOCK_NO_FENCE);
+}
+
 /* What a strong or release access does to synchronization before it is checked: a
  * release operation releases; a strong read notes its flag for the next acquire (and
  * what the flag carries, so that a race before that acquire names its cause); a
@@ -977,12 +992,9 @@ extern "C" __device__ __noinline__ bool __scord_sync_access(ScDevLaunch *l, uint
         }
         th->pending[i] = key;
         th->pending_info[i] = info;
-        uint32_t head = sync_head(l, key), prev;
-        uint64_t rec;
-        if (!gives && head && read_node(l, head, &rec, &prev) && rec != no_release())
-            th->attempt = (rec & SC_RULES_REC_SET) && (rec & SC_DEV_REC_WEAK)
-                              ? DEV_CAUSE_NON_STRONG_SYNC + 1u
-                              : attempt_cause(info, DEV_CAUSE_MISSING_FENCE, DEV_CAUSE_LOCK_NO_FENCE);
+        uint32_t cause = gives ? 0 : read_attempt(l, key, info);
+        if (cause)
+            th->attempt = cause;
     }
     if (cls == SC_RULES_CLS_SREAD || (kind != SC_ABI_KIND_RMW && kind != SC_ABI_KIND_RED &&
                                       cls != SC_RULES_CLS_SWRITE))
@@ -1049,12 +1061,12 @@ extern "C" __device__ void __scord_fence(uint32_t site, uint32_t info)
 #define ACQ_NARROW 4u
 #define ACQ_TRUSTED (1u << 31)
 extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLaunch *l, uint32_t slot, uint64_t old,
-                                                                  uint32_t bar_now, uint32_t bar_own,
+                                                                  int cls, uint32_t bar_now, uint32_t bar_own,
                                                                   const uint16_t *bar_seen, uint32_t sync_now,
                                                                   uint32_t sync_floor, const uint16_t *sync_seen)
 {
     ScDevBlock *b = block_state(l, slot);
-    uint32_t n_set = load_cta32(&b->acq_next), flags = 0, budget = ACQ_WALK_TOTAL;
+    uint32_t n_set = load_cta32(&b->acq_next), flags = 0, budget = ACQ_WALK_QUIET;
     ScRulesAccess clocks;
     const ScRulesAccess *r = &clocks;
     clocks.tid = thread_linear();
@@ -1078,6 +1090,15 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
     RulesRel rel = rules_relate_clocks(s, r);
     if (rules_ordered_clocks(&rel, SC_RULES_POS_SELF))
         return 0;
+    /* The chains are read whole only when the access would race without a release:
+     * one that only hands the word to this thread's record (reads after reads) reads a
+     * few nodes, so that what a release ordered before the old recorder stays ordered
+     * before the new one (ACQ_MOVE) where that is cheap. Read whole for every such
+     * access, they made each read of a word its block's other threads had read walk
+     * the whole set for nothing (reduce_last_block 6.9x slower at 883c4e7). */
+    for (int c = 0; c < SC_RULES_NCLS; c++)
+        if ((rules_is_write(c) || rules_is_write(cls)) && !rules_ordered_clocks(&rel, s->reach[c]))
+            budget = ACQ_WALK_TOTAL;
     uint32_t w = r->tid / WARP_SIZE;
     for (uint32_t k = 0; k < SC_DEV_ACQ_SET && k < n_set && budget; k++) {
         uint32_t i = (n_set - 1 - k) % SC_DEV_ACQ_SET;
@@ -1156,6 +1177,15 @@ static __device__ int scoped_cause(const ScDevLaunch *l, uint32_t slot, const Sc
     const ScDevThread *th = thread_state(l, slot);
     if (th->attempt)
         return (int)th->attempt - 1;
+    /* The access hook runs before its instruction: a compare-and-swap that took a lock
+     * given back meanwhile read the lock's chain before the release was published on
+     * it (seen: global_lock_acquire_fence_race's second holder named no lock). Read
+     * again what the flags not acquired since hold now. */
+    for (uint32_t i = 0; i < SC_DEV_PENDING; i++) {
+        uint32_t cause = th->pending[i] ? read_attempt(l, th->pending[i], th->pending_info[i]) : 0;
+        if (cause)
+            return (int)cause - 1;
+    }
     bool lock = th->lock_user || (acq_flags & ACQ_LOCK);
     /* v names the recorder, whose block the walk compared records with. */
     if (acq_flags & ACQ_NARROW)
@@ -1525,7 +1555,7 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
         }
         r->hint = site;
         r->n_acq = 0;
-        if (a->acquired && (cover = __scord_acquired_cover(a->l, a->slot, old, r->bar_now, r->bar_own,
+        if (a->acquired && (cover = __scord_acquired_cover(a->l, a->slot, old, r->cls, r->bar_now, r->bar_own,
                                                            r->bar_seen, r->sync_now, r->sync_floor,
                                                            r->sync_seen))) {
             r->acq = &cover;
