@@ -942,6 +942,10 @@ extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t
     }
 }
 
+/* In ScDevThread.pending_info, beside the access's info: the flag was noted by a
+ * read-modify-write that gave a release (an unlock), which is no attempt to acquire. */
+#define PENDING_GAVE (1u << 31)
+
 /* The cause + 1 of a synchronization that a strong read (or read-modify-write) of
  * `info` on the flag `key` fails while no acquire follows it, when the flag holds a
  * write of another thread: 0 when it holds none. */
@@ -991,7 +995,7 @@ extern "C" __device__ __noinline__ bool __scord_sync_access(ScDevLaunch *l, uint
             i = 0;
         }
         th->pending[i] = key;
-        th->pending_info[i] = info;
+        th->pending_info[i] = info | (gives ? PENDING_GAVE : 0u);
         uint32_t cause = gives ? 0 : read_attempt(l, key, info);
         if (cause)
             th->attempt = cause;
@@ -1182,7 +1186,8 @@ static __device__ int scoped_cause(const ScDevLaunch *l, uint32_t slot, const Sc
      * it (seen: global_lock_acquire_fence_race's second holder named no lock). Read
      * again what the flags not acquired since hold now. */
     for (uint32_t i = 0; i < SC_DEV_PENDING; i++) {
-        uint32_t cause = th->pending[i] ? read_attempt(l, th->pending[i], th->pending_info[i]) : 0;
+        uint32_t info = th->pending_info[i];
+        uint32_t cause = th->pending[i] && !(info & PENDING_GAVE) ? read_attempt(l, th->pending[i], info) : 0;
         if (cause)
             return (int)cause - 1;
     }
@@ -1338,8 +1343,15 @@ static __device__ void report(const Access *a, const ScRulesAccess *r, const ScR
     cause = scoped_cause(a->l, a->slot, v, a->weak_flag, acq_flags, cause);
     uint32_t space = SC_ABI_INFO_SPACE(a->cur.info);
     /* The host completes a named side's size and semantics from its site. */
+    /* A summarized partner lies where its class's position says, not at the
+     * recorder (which may be this very thread). */
+    uint32_t who = 0;
+    if (!v->prev_exact && v->prev_pos != SC_RULES_POS_SELF && v->prev_pos != SC_RULES_POS_NONE)
+        who = v->prev_pos == SC_RULES_POS_GRID                                        ? SC_DEV_WHO_ANY
+              : v->prev_pos == SC_RULES_POS_BSYNC || v->prev_pos == SC_RULES_POS_BLOCK ? SC_DEV_WHO_BLOCK
+                                                                                     : SC_DEV_WHO_WARP;
     RecSide prev = {SC_DEV_SITE_NONE, SC_ABI_INFO(0, abi_kind(v->prev_cls), 0, 0, space),
-                    v->prev_blk, v->prev_tid};
+                    v->prev_blk, v->prev_tid | who << SC_DEV_WHO_SHIFT};
     uint32_t named = v->prev_exact ? sc_rules_site_of(site, v->prev_cls) : SC_RULES_SITE_NONE;
     if (named != SC_RULES_SITE_NONE) {
         prev.site = named;

@@ -93,7 +93,8 @@ typedef struct ScDevRecord {
     uint32_t cur_info, prev_info;     /* SC_ABI_INFO of both accesses, the space resolved
                                          (SHARED or GLOBAL, never GENERIC) */
     uint32_t cur_block, cur_thread;   /* linear block id, linear thread index in the block */
-    uint32_t prev_block, prev_thread; /* as the shadow recorded them */
+    uint32_t prev_block, prev_thread; /* as the shadow recorded them; prev_thread's bits
+                                         from SC_DEV_WHO_SHIFT up: ScRaceWho */
 } ScDevRecord;
 
 /* Keys: SC_DEV_KEY(cause, lower site, higher site), sites below SC_DEV_SITE_LIMIT. */
@@ -107,6 +108,12 @@ typedef struct ScDevRecord {
 /* prev_site of a record whose other side is no instruction (barrier_divergence:
  * a thread that never arrived); SC_REPORT_SITE_NONE on the host. */
 #define SC_DEV_SITE_NONE 0xffffffffu
+/* prev_thread of a summarized previous access: the recorded thread's index, and
+ * above it how far from that thread the access may lie (ScRaceWho, report.h). */
+#define SC_DEV_WHO_SHIFT 16
+#define SC_DEV_WHO_WARP 1u
+#define SC_DEV_WHO_BLOCK 2u
+#define SC_DEV_WHO_ANY 3u
 /* cur_info/prev_info of a barrier_divergence record: a thread at a barrier, a
  * thread that did not arrive at the barrier instance the other side passed. */
 #define SC_DEV_INFO_BARRIER 0u
@@ -186,7 +193,7 @@ typedef struct ScDevThread {
     uint32_t attempt;          /* ScCause + 1 of the latest failed synchronization, 0: none */
     uint64_t pending[SC_DEV_PENDING]; /* sync keys of flags read strongly since the last
                                          acquire, 0: none */
-    uint32_t pending_info[SC_DEV_PENDING]; /* their reads' SC_ABI_INFO */
+    uint32_t pending_info[SC_DEV_PENDING]; /* their reads' SC_ABI_INFO, | PENDING_GAVE (devrt.cu) */
     uint32_t lock_user;        /* this thread took a lock (acquired through cas/exch) */
     uint32_t last_acq;         /* the chain this thread took last (its head), 0: none */
     uint32_t release_also;     /* last_acq when it released: passed on with `release` */

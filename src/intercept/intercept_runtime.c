@@ -437,13 +437,18 @@ static void unlinear(uint32_t linear, const unsigned dim[3], uint32_t out[3])
     out[2] = linear / dim[0] / dim[1];
 }
 
+_Static_assert(SC_DEV_WHO_WARP == SC_RACE_WHO_WARP && SC_DEV_WHO_BLOCK == SC_RACE_WHO_BLOCK &&
+                   SC_DEV_WHO_ANY == SC_RACE_WHO_ANY,
+               "the device's prev_thread places are ScRaceWho");
+
 static void side_from_dev(uint32_t site, uint32_t info, uint32_t block, uint32_t thread,
                           const ScLaunchCheck *chk, ScRaceAccess *out)
 {
     *out = (ScRaceAccess){0};
     out->site = site == SC_DEV_SITE_NONE ? SC_REPORT_SITE_NONE : site;
     unlinear(block, chk->grid, out->block);
-    unlinear(thread, chk->block, out->thread);
+    unlinear(thread & ((1u << SC_DEV_WHO_SHIFT) - 1u), chk->block, out->thread);
+    out->who = (uint8_t)(thread >> SC_DEV_WHO_SHIFT);
     if (info == SC_DEV_INFO_BARRIER || info == SC_DEV_INFO_ABSENT) {
         out->kind = info == SC_DEV_INFO_BARRIER ? SC_RACE_KIND_BARRIER : SC_RACE_KIND_EXIT;
         return;

@@ -59,6 +59,16 @@ typedef enum ScRaceScope {
  * previous side of a barrier_divergence record for a thread that exited). */
 #define SC_REPORT_SITE_NONE UINT32_MAX
 
+/* Who made a previous access the device could not name: the thread a side names,
+ * or one that the shadow word summarized relative to the thread it recorded (the
+ * thread and block named), which bounds where it was. */
+typedef enum ScRaceWho {
+    SC_RACE_WHO_THREAD, /* the named thread */
+    SC_RACE_WHO_WARP,   /* a thread of the named thread's warp */
+    SC_RACE_WHO_BLOCK,  /* a thread of the named block */
+    SC_RACE_WHO_ANY,    /* any thread: the access is not tied to the one named */
+} ScRaceWho;
+
 /* One side of a race as the device records it. The enum-valued fields are
  * bytes so that the record has one fixed layout on the device and the host;
  * sc_report_add_launch checks every value before it uses one. */
@@ -70,6 +80,7 @@ typedef struct ScRaceAccess {
     uint8_t kind;       /* ScRaceKind */
     uint8_t sem;        /* ScRaceSem */
     uint8_t scope;      /* ScRaceScope */
+    uint8_t who;        /* ScRaceWho (a previous side only) */
 } ScRaceAccess;
 
 typedef struct ScRaceRecord {

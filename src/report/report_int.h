@@ -116,6 +116,7 @@ void sc_report_text_race(const ScReport *r, const ScReportRace *race, ScBuf *out
 void sc_report_text_access(const ScRaceAccess *a, bool previous, bool capital, ScBuf *out);
 /* "(5,0,0)" */
 void sc_report_text_dim3(const uint32_t v[3], ScBuf *out);
+void sc_report_text_thread(const ScRaceAccess *a, ScBuf *out);
 /* The reason sentence without the hazard count: "Not ordered (same block, different
  * warps): no barrier between the accesses (missing __syncthreads()?)". */
 void sc_report_text_reason(const ScReportRace *race, ScBuf *out);

@@ -263,6 +263,8 @@ static void put_access(ScReportJson *j, const char *role, const ScRaceAccess *a,
     sc_report_json_dim3(j, a->thread);
     sc_report_json_key(j, "block");
     sc_report_json_dim3(j, a->block);
+    static const char *const who[] = {"thread", "warp", "block", "any"};
+    key_string(j, "who", who[a->who]);
     sc_report_json_end_object(j);
 }
 

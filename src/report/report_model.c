@@ -157,11 +157,19 @@ uint32_t sc_report_linear_thread(const ScReportRace *race, const ScRaceAccess *a
 const char *sc_report_relation(const ScReportRace *race)
 {
     const ScRaceAccess *a = &race->rec.cur, *b = &race->rec.prev;
-    if (memcmp(a->block, b->block, sizeof a->block) != 0)
-        return "different_blocks";
-    if (sc_report_linear_thread(race, a) / 32 == sc_report_linear_thread(race, b) / 32)
-        return "same_warp";
-    return "same_block";
+    bool same_block = memcmp(a->block, b->block, sizeof a->block) == 0;
+    bool same_warp = same_block &&
+                     sc_report_linear_thread(race, a) / 32 == sc_report_linear_thread(race, b) / 32;
+    switch ((ScRaceWho)b->who) {
+    case SC_RACE_WHO_THREAD:
+    case SC_RACE_WHO_WARP:
+        break;
+    case SC_RACE_WHO_BLOCK:
+        return same_block ? "same_block" : "different_blocks";
+    case SC_RACE_WHO_ANY:
+        return "unknown";
+    }
+    return !same_block ? "different_blocks" : same_warp ? "same_warp" : "same_block";
 }
 
 void sc_report_config_init(ScReportConfig *cfg, long pid)
@@ -485,7 +493,8 @@ bool sc_report_add_unchecked(ScReport *r, const char *kernel, ScErr *err)
  * but no size: size 0 means unknown there, and only there. */
 static bool access_ok(const ScRaceAccess *a, bool barrier_divergence, bool previous)
 {
-    if (a->sem > SC_RACE_SEM_MMIO || a->scope > SC_RACE_SCOPE_SYS)
+    if (a->sem > SC_RACE_SEM_MMIO || a->scope > SC_RACE_SCOPE_SYS || a->who > SC_RACE_WHO_ANY ||
+        (a->who != SC_RACE_WHO_THREAD && (!previous || a->site != SC_REPORT_SITE_NONE)))
         return false;
     if (barrier_divergence) {
         return a->kind == SC_RACE_KIND_BARRIER || (previous && a->kind == SC_RACE_KIND_EXIT);

@@ -86,11 +86,15 @@ static void describe_side(const ScReportRace *race, bool previous, ScBuf *out)
         sc_buf_puts(out, previous ? "not reached by thread " : "barrier reached by thread ");
     } else {
         sc_report_text_access(a, previous, false, out);
-        sc_buf_puts(out, " by thread ");
+        sc_buf_puts(out, " by ");
     }
-    sc_report_text_dim3(a->thread, out);
-    sc_buf_puts(out, " in block ");
-    sc_report_text_dim3(a->block, out);
+    if (race->rec.cause == SC_CAUSE_BARRIER_DIVERGENCE) {
+        sc_report_text_dim3(a->thread, out);
+        sc_buf_puts(out, " in block ");
+        sc_report_text_dim3(a->block, out);
+    } else {
+        sc_report_text_thread(a, out);
+    }
     if (a->kind == SC_RACE_KIND_EXIT)
         sc_buf_puts(out, ", which exited");
     else if (previous && a->kind == SC_RACE_KIND_BARRIER)

@@ -70,6 +70,30 @@ void sc_report_text_access(const ScRaceAccess *a, bool previous, bool capital, S
     }
 }
 
+/* "thread (5,0,0) in block (1,0,0)", or, for an access the shadow summarized, how
+ * far from the thread it recorded the access may lie. */
+void sc_report_text_thread(const ScRaceAccess *a, ScBuf *out)
+{
+    switch ((ScRaceWho)a->who) {
+    case SC_RACE_WHO_THREAD:
+        break;
+    case SC_RACE_WHO_WARP:
+        sc_buf_puts(out, "a thread of the warp of ");
+        break;
+    case SC_RACE_WHO_BLOCK:
+        sc_buf_puts(out, "a thread of block ");
+        sc_report_text_dim3(a->block, out);
+        return;
+    case SC_RACE_WHO_ANY:
+        sc_buf_puts(out, "a thread scord did not record");
+        return;
+    }
+    sc_buf_puts(out, "thread ");
+    sc_report_text_dim3(a->thread, out);
+    sc_buf_puts(out, " in block ");
+    sc_report_text_dim3(a->block, out);
+}
+
 void sc_report_text_address(const ScReportRace *race, ScBuf *out)
 {
     uint64_t a = race->rec.address;
@@ -153,6 +177,10 @@ static void explain_access_scopes(const ScReportRace *race, ScBuf *out)
     const ScRaceAccess *side[2] = {&race->rec.cur, &race->rec.prev};
     const char *name[2] = {"current", "previous"};
     const char *sep = ": ";
+    if (race->rec.prev.who == SC_RACE_WHO_ANY) {
+        sc_buf_puts(out, ": the previous access's block was not recorded");
+        return;
+    }
     for (int i = 0; i < 2; i++) {
         const ScRaceAccess *a = side[i], *o = side[1 - i];
         ScRaceScope scope = (ScRaceScope)a->scope;
@@ -182,6 +210,10 @@ static void explain_sync_scope(const ScReportRace *race, ScBuf *out)
         return;
     const uint32_t *a = race->rec.cur.block, *b = race->rec.prev.block;
     sc_buf_printf(out, ": scope .%s", sc_report_scope_name(scope));
+    if (race->rec.prev.who == SC_RACE_WHO_ANY) {
+        sc_buf_puts(out, " (the previous access's block was not recorded)");
+        return;
+    }
     if (scope_includes(race, scope, a, b))
         return;
     sc_buf_puts(out, " does not include both ");
@@ -197,10 +229,17 @@ void sc_report_text_reason(const ScReportRace *race, ScBuf *out)
     sc_buf_puts(out, cause == SC_CAUSE_BARRIER_DIVERGENCE ? "Barrier divergence (" : "Not ordered (");
     uint32_t ta = sc_report_linear_thread(race, &race->rec.cur);
     uint32_t tb = sc_report_linear_thread(race, &race->rec.prev);
-    if (strcmp(relation, "same_warp") == 0)
+    ScRaceWho who = (ScRaceWho)race->rec.prev.who;
+    if (strcmp(relation, "same_warp") == 0 && who == SC_RACE_WHO_THREAD)
         sc_buf_printf(out, "same warp, lanes %u and %u", ta % 32, tb % 32);
-    else if (strcmp(relation, "same_block") == 0)
+    else if (strcmp(relation, "same_warp") == 0)
+        sc_buf_printf(out, "same warp %u", ta / 32);
+    else if (strcmp(relation, "same_block") == 0 && who != SC_RACE_WHO_BLOCK)
         sc_buf_printf(out, "same block, warps %u and %u", ta / 32, tb / 32);
+    else if (strcmp(relation, "same_block") == 0)
+        sc_buf_puts(out, "same block");
+    else if (strcmp(relation, "unknown") == 0)
+        sc_buf_puts(out, "the other thread was not recorded");
     else
         sc_buf_puts(out, "different blocks");
     sc_buf_puts(out, "): ");
@@ -256,10 +295,7 @@ static void put_frames(const ScReportSiteInfo *site, ScBuf *out)
 
 static void put_thread(const ScRaceAccess *a, ScBuf *out)
 {
-    sc_buf_puts(out, "thread ");
-    sc_report_text_dim3(a->thread, out);
-    sc_buf_puts(out, " in block ");
-    sc_report_text_dim3(a->block, out);
+    sc_report_text_thread(a, out);
 }
 
 static void put_accesses(const ScReportRace *race, ScBuf *out)

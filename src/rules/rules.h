@@ -550,6 +550,11 @@ typedef struct ScRulesVerdict {
                            class prev_cls (the site word, when it matches, names it);
                            else it is a summarized access of some other thread and
                            prev_blk/prev_tid name the recorded accessor only */
+    uint8_t prev_pos;   /* ScRulesPos of the other access's class relative to the
+                           recorded accessor (SELF when exact), which bounds where it
+                           was (rules_other_thread): WSYNC, LSYNC and WARP in the
+                           recorder's warp, BSYNC and BLOCK in its block, GRID
+                           anywhere */
     uint8_t flags;      /* SC_RULES_V_* */
     uint16_t prev_blk;  /* low SC_RULES_BLK_BITS bits */
     uint16_t prev_tid;
@@ -907,6 +912,7 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
     RulesRel r = rules_relate(s, a);
     int cls = a->cls;
     int race_c = -1, race_cause = 0, warn_c = -1;
+    unsigned race_pos = SC_RULES_POS_NONE;
     if (!r.same_blk)
         SC_RULES_COV(OTHER_BLOCK);
     else if (r.blk_synced)
@@ -937,6 +943,7 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
         int c_cta = rules_is_write(c) && s->xcta;
         int cause = 0, k = rules_pair(&r, a, c, c_cta, p, fp, &cause);
         int rank = p == SC_RULES_POS_SELF ? 2 : rules_other_thread(&r, p) ? 1 : 0;
+        unsigned partner_pos = p;
         /* In a cell of several footprints, this class may have had this one. */
         if (fp == RULES_FP_MIXED && rules_is_strong(c) && rules_is_strong(cls))
             rank = 0;
@@ -948,6 +955,9 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
                 rank = 0;
             else if (rank > 1)
                 rank = 1;
+            /* xcta holds the history's cta-scoped writes in the recorder's block. */
+            if (p != SC_RULES_POS_GRID)
+                partner_pos = SC_RULES_POS_BLOCK;
         }
         if (k == 1) {
             racing++;
@@ -958,6 +968,7 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
                 best_rank = rank;
                 race_c = c;
                 race_cause = cause;
+                race_pos = partner_pos;
             }
         } else if (k == 2 && rank == 0) {
             unsure_warn = 1;
@@ -1004,6 +1015,7 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
         v->cause = (uint8_t)race_cause;
         v->prev_cls = (uint8_t)race_c;
         v->prev_exact = best_rank >= 2;
+        v->prev_pos = (uint8_t)(best_rank == 3 ? SC_RULES_POS_SELF : race_pos);
         v->flags = best_rank >= 1 ? SC_RULES_V_CAUSE_SURE : 0;
         *n = rules_fresh(a);
         return;
@@ -1014,12 +1026,14 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
         v->cause = SC_RULES_CAUSE_STRONG_VS_RMW;
         v->prev_cls = (uint8_t)warn_c;
         v->prev_exact = warn_rank == 2;
+        v->prev_pos = s->reach[warn_c];
         v->flags = SC_RULES_V_CAUSE_SURE;
     } else {
         v->result = SC_RULES_OK;
         v->cause = SC_RULES_CAUSE_NONE;
         v->prev_cls = 0;
         v->prev_exact = 0;
+        v->prev_pos = SC_RULES_POS_NONE;
         if (unsure_warn) {
             SC_RULES_COV(WARN_UNSURE);
             v->flags = SC_RULES_V_WARN_UNSURE;
@@ -1106,6 +1120,7 @@ SC_HD static inline int sc_rules_access(uint64_t old, const ScRulesAccess *a, ui
     v->cause = SC_RULES_CAUSE_NONE;
     v->prev_cls = 0;
     v->prev_exact = 0;
+    v->prev_pos = SC_RULES_POS_NONE;
     v->flags = 0;
     v->prev_blk = 0;
     v->prev_tid = 0;
@@ -1165,6 +1180,7 @@ SC_HD static inline int sc_rules_access(uint64_t old, const ScRulesAccess *a, ui
     vs.cause = SC_RULES_CAUSE_NONE;
     vs.prev_cls = 0;
     vs.prev_exact = 0;
+    vs.prev_pos = SC_RULES_POS_NONE;
     vs.flags = 0;
     vs.prev_blk = 0;
     vs.prev_tid = 0;
@@ -1214,6 +1230,7 @@ SC_HD static inline int sc_rules_access_cell(uint64_t old, const ScRulesAccess *
     v->cause = SC_RULES_CAUSE_NONE;
     v->prev_cls = 0;
     v->prev_exact = 0;
+    v->prev_pos = SC_RULES_POS_NONE;
     v->flags = 0;
     v->prev_blk = 0;
     v->prev_tid = 0;

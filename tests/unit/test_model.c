@@ -548,6 +548,29 @@ static int false_alarm_reason(const Sim *s)
 
 /* Compares the verdicts of one access: D_NONE, a disagreement D_*, or D_COUNT + A_*
  * for a deliberate approximation of docs/rules.md. */
+/* Is thread p where the verdict's position bounds a partner it did not name: the
+ * recorder's warp (WSYNC, LSYNC, WARP), its block (BSYNC, BLOCK), anywhere (GRID)? */
+static int partner_within(const ScRulesVerdict *v, const Place *p)
+{
+    int blk = (p->blk & ((1u << SC_RULES_BLK_BITS) - 1u)) == v->prev_blk;
+    int warp = blk && (unsigned)p->warp == v->prev_tid / 32u;
+    switch ((ScRulesPos)v->prev_pos) {
+    case SC_RULES_POS_GRID:
+        return 1;
+    case SC_RULES_POS_BSYNC:
+    case SC_RULES_POS_BLOCK:
+        return blk;
+    case SC_RULES_POS_WSYNC:
+    case SC_RULES_POS_LSYNC:
+    case SC_RULES_POS_WARP:
+        return warp;
+    case SC_RULES_POS_SELF:
+    case SC_RULES_POS_NONE:
+        break;
+    }
+    return warp && (unsigned)p->lane == v->prev_tid % 32u;
+}
+
 static int compare(const Sim *s, const MrResult *ref, int res, const ScRulesVerdict *v,
                    int tainted)
 {
@@ -606,7 +629,7 @@ static int compare(const Sim *s, const MrResult *ref, int res, const ScRulesVerd
         return wide ? D_COUNT + A_WIDE_STRONG : D_MISS;
     }
     if (rr) {
-        int cause_ok = 0, prev_ok = !v->prev_exact, named_ok = s->named == SC_RULES_SITE_NONE;
+        int cause_ok = 0, prev_ok = 0, named_ok = s->named == SC_RULES_SITE_NONE;
         for (int i = 0; i < ref->nrace; i++) {
             const MrAccess *x = &s->ref.access[ref->race[i].prev];
             const Place *p = &s->suite->thr[x->thread];
@@ -616,6 +639,10 @@ static int compare(const Sim *s, const MrResult *ref, int res, const ScRulesVerd
                 (unsigned)(p->warp * 32 + p->lane) == v->prev_tid &&
                 rules_cls[x->kind] == v->prev_cls)
                 prev_ok = 1;
+            /* A partner the word summarized lies where its position bounds it (the
+             * report places it so, relative to the recorder). */
+            if (!v->prev_exact && partner_within(v, p))
+                prev_ok = 2;
             if ((uint32_t)ref->race[i].prev == s->named)
                 named_ok = 1;
         }

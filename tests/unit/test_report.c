@@ -347,6 +347,62 @@ TEST(dedup_folds_unordered_pairs_and_keeps_first)
     sc_report_free(r);
 }
 
+/* A previous access the shadow word summarized is not the recorded thread's: the
+ * report says how far from that thread it may lie instead of naming the recorded
+ * thread as the partner (global_lock_outside_race named the writer itself, "lanes 0
+ * and 0"). */
+TEST(summarized_partner_is_not_named_as_the_recorded_thread)
+{
+    ScReport *r = new_report(100, SC_SEVERITY_WARNING);
+    add_site(r, 1, "_Z1kPi", "a.cu", 10);
+    ScRaceRecord recs[3] = {
+        shared_race(SC_CAUSE_LOCK_MISSING, 1, SC_REPORT_SITE_NONE, 0, 0),
+        shared_race(SC_CAUSE_MISSING_BARRIER, 1, SC_REPORT_SITE_NONE, 3, 40),
+        shared_race(SC_CAUSE_MISSING_SYNCWARP, 1, SC_REPORT_SITE_NONE, 3, 5),
+    };
+    for (int i = 0; i < 3; i++) {
+        recs[i].space = SC_RACE_SPACE_GLOBAL;
+        recs[i].address = 0x1000u + 16u * (unsigned)i;
+        recs[i].prev.size = 0;
+    }
+    recs[0].prev.who = SC_RACE_WHO_ANY;
+    recs[1].prev.who = SC_RACE_WHO_BLOCK;
+    recs[2].prev.who = SC_RACE_WHO_WARP;
+    ScReportLaunch l = launch_of("_Z1kPi", 1);
+    l.grid[0] = 4;
+    ScBuf text = {0}, json = {0};
+    ScErr err = {0};
+    CHECK(sc_report_add_launch(r, &l, recs, 3, 0, &text, &err));
+    CHECK_CONTAINS(text.data, "Previous read by a thread scord did not record (instruction not recorded)\n"
+                              "  Not ordered (the other thread was not recorded): ");
+    CHECK_CONTAINS(text.data, "Previous read by a thread of block (0,0,0) (instruction not recorded)\n"
+                              "  Not ordered (same block): ");
+    CHECK_CONTAINS(text.data, "Previous read by a thread of the warp of thread (5,0,0) in block (0,0,0) "
+                              "(instruction not recorded)\n  Not ordered (same warp 0): ");
+    CHECK(!strstr(text.data, "lanes 0 and 0"));
+    sc_report_emit_json(r, &json);
+    CHECK_JSON(&json);
+    CHECK_INT(1, count_of(json.data, "\"who\": \"any\""));
+    CHECK_INT(1, count_of(json.data, "\"who\": \"block\""));
+    CHECK_INT(1, count_of(json.data, "\"who\": \"warp\""));
+    CHECK_INT(1, count_of(json.data, "\"relation\": \"unknown\""));
+
+    /* A named instruction is the recorded thread's own: a record that places it
+     * elsewhere is malformed, and dropped. */
+    recs[0].prev.site = 1;
+    recs[0].prev.size = 4;
+    ScBuf more = {0};
+    CHECK(sc_report_add_launch(r, &l, recs, 1, 0, &more, &err));
+    ScReportCounts c;
+    sc_report_counts(r, &c);
+    CHECK_INT(3, c.races);
+    CHECK_INT(1, c.dropped);
+    sc_buf_free(&more);
+    sc_buf_free(&json);
+    sc_buf_free(&text);
+    sc_report_free(r);
+}
+
 TEST(print_limit_counts_what_it_hides)
 {
     ScReport *r = new_report(2, SC_SEVERITY_WARNING);
@@ -1490,6 +1546,7 @@ TEST(golden_reports)
 int main(void)
 {
     RUN(dedup_folds_unordered_pairs_and_keeps_first);
+    RUN(summarized_partner_is_not_named_as_the_recorded_thread);
     RUN(print_limit_counts_what_it_hides);
     RUN(dropped_and_malformed_records_are_never_silent);
     RUN(severity_level_filters_records);

@@ -379,6 +379,34 @@ TEST(mixed_size_strong_pair_races)
     CHECK_INT(SC_RULES_OK, sc_rules_access_cell(cell[2], &a, &n, &v));
 }
 
+/* A partner the word summarized away from its recorder is placed, not named: the
+ * report must not take the recorder (here the racing thread itself) for it. */
+TEST(summarized_partner_is_placed_relative_to_the_recorder)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0;
+    world(0, 0);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(1, 0, R, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 0, R, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_RACE, run(&x, mk(0, 0, W, NONE, 0xf), &v));
+    CHECK_INT(R, v.prev_cls);
+    CHECK_INT(0, v.prev_exact);
+    CHECK_INT(SC_RULES_POS_GRID, v.prev_pos);
+    CHECK_INT(0, v.prev_blk);
+
+    x = 0;
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 40, R, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 3, R, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_RACE, run(&x, mk(0, 3, W, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_POS_BLOCK, v.prev_pos);
+
+    x = 0; /* the recorder's own access is named, at SELF */
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 3, W, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_RACE, run(&x, mk(0, 40, R, NONE, 0xf), &v));
+    CHECK_INT(1, v.prev_exact);
+    CHECK_INT(SC_RULES_POS_SELF, v.prev_pos);
+}
+
 TEST(bytes_of_different_threads_split_then_stay_exact)
 {
     ScRulesVerdict v;
@@ -680,6 +708,7 @@ int main(void)
     RUN(atomics_vs_plain_and_scope);
     RUN(strong_plain_write_vs_rmw_warns);
     RUN(mixed_size_strong_pair_races);
+    RUN(summarized_partner_is_placed_relative_to_the_recorder);
     RUN(bytes_of_different_threads_split_then_stay_exact);
     RUN(same_thread_byte_sweep_merges);
     RUN(fast_path_only_when_nothing_changes);
