@@ -382,6 +382,7 @@ extern "C" __device__ void __scord_entry(uint32_t kernel)
     th->last_acq = 0;
     th->release_also = 0;
     th->release_broken = 0;
+    th->quiet = 0;
     th->spin_addr = 0;
     th->spin_site = 0;
 }
@@ -840,7 +841,17 @@ extern "C" __device__ __noinline__ void __scord_sync_publish(ScDevLaunch *l, uin
 extern "C" __device__ __noinline__ void __scord_release(ScDevLaunch *l, uint32_t slot, uint32_t scope)
 {
     uint32_t t = thread_linear(), w = t / WARP_SIZE;
-    uint32_t nf = __scord_warp_sync(l, slot, 1u << (t % WARP_SIZE), true);
+    ScDevThread *th = thread_state(l, slot);
+    /* With nothing but strong loads and stores since the clock's last step, a step
+     * would only push this thread's next accesses past the value that its previous
+     * release, still on some flag, covers up to: a releaser that waits for its own
+     * flag with another fence, then reads what it published, would draw a false alarm
+     * from every thread that took the first release (global_app_grid_reduction).
+     * The record then covers this thread's accesses up to the clock's last step; its
+     * strong accesses since are left out (sound: only less is covered). */
+    uint32_t nf = th->release && th->quiet
+                      ? load_cta32(warp_now_floor(warp_clock(l, slot, w)))
+                      : __scord_warp_sync(l, slot, 1u << (t % WARP_SIZE), true);
     ScDevBlock *b = block_state(l, slot);
     uint32_t bs = load_cta32(&b->bar_state), now = bs & 0xffffu, known = now;
     if (!(bs & BAR_UNIFORM)) {
@@ -852,8 +863,8 @@ extern "C" __device__ __noinline__ void __scord_release(ScDevLaunch *l, uint32_t
                 known = k;
         }
     }
-    ScDevThread *th = thread_state(l, slot);
     th->spin_addr = 0;
+    th->quiet = 1;
     th->release = sc_rules_release_record(block_linear(), t, nf & 0xffffu, known, nf >> 16,
                                           scope >= SC_ABI_SCOPE_GPU);
     th->release_fresh = FRESH_STRONG | FRESH_ANY;
@@ -894,7 +905,7 @@ extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t
     ScDevThread *th = thread_state(l, slot);
     ScDevBlock *b = block_state(l, slot);
     uint32_t t = thread_linear(), me = block_linear();
-    bool gpu = scope >= SC_ABI_SCOPE_GPU;
+    bool gpu = scope >= SC_ABI_SCOPE_GPU, stepped = false;
     th->spin_addr = 0;
     /* Oldest first: the newest flag's outcome is the thread's latest attempt. */
     for (uint32_t i = SC_DEV_PENDING; i-- > 0;) {
@@ -931,6 +942,22 @@ extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t
         if (!th->attempt) {
             th->last_acq = head;
             th->lock_user |= lock;
+            /* A taken chain steps the warp clock, as a release does: what it orders
+             * before this thread's later accesses came after its earlier releases
+             * (sc_rules_release_covers, SC_RULES_COVERS_BEFORE). Not a chain of this
+             * thread's own latest release alone, which brings nothing it did not have
+             * then (a releaser waiting for its own flag). */
+            bool own = false;
+            if (read && !prev && (rec & ~(SC_DEV_REC_WEAK | SC_DEV_REC_FLAG_CTA)) == th->release) {
+                uint32_t also, broken;
+                read_node_links(l, head, &also, &broken);
+                own = also == th->release_also;
+            }
+            if (!stepped && !own) {
+                __scord_warp_sync(l, slot, 1u << (t % WARP_SIZE), true);
+                th->quiet = 1;
+                stepped = true;
+            }
         }
         if (th->attempt && ticket)
             continue; /* a counter's ticket: the thread's own business */
@@ -1104,6 +1131,7 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
         if ((rules_is_write(c) || rules_is_write(cls)) && !rules_ordered_clocks(&rel, s->reach[c]))
             budget = ACQ_WALK_TOTAL;
     uint32_t w = r->tid / WARP_SIZE;
+    uint64_t partial = 0;
     for (uint32_t k = 0; k < SC_DEV_ACQ_SET && k < n_set && budget; k++) {
         uint32_t i = (n_set - 1 - k) % SC_DEV_ACQ_SET;
         uint32_t meta = load_cta32(&b->acq_meta[i]);
@@ -1144,10 +1172,13 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
                                 !(rec & SC_DEV_REC_FLAG_CTA));
                 if ((rec & SC_RULES_REC_SET) && !(rec & SC_DEV_REC_WEAK)) {
                     uint64_t taken = rec & ~(SC_DEV_REC_WEAK | SC_DEV_REC_FLAG_CTA);
-                    bool covers = sc_rules_release_covers(taken, s);
-                    if (covers && reaches)
+                    int covers = sc_rules_release_covers(taken, s);
+                    if (covers == SC_RULES_COVERS_ALL && reaches)
                         return taken;
-                    if (covers)
+                    if (covers && reaches) {
+                        if (!partial)
+                            partial = taken; /* unless a later one covers all */
+                    } else if (covers)
                         flags |= ACQ_NARROW;
                     else if (reaches && (sc_rules_rec_blk(taken) & ((1u << SC_RULES_BLK_BITS) - 1u)) == s->blk)
                         flags |= ACQ_RECORDER_BLOCK;
@@ -1161,7 +1192,7 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
         }
     }
     thread_state(l, slot)->acq_flags = flags;
-    return 0;
+    return partial;
 }
 
 /* The cause of a race the rules name by the threads' relation alone (other blocks, or
@@ -1857,6 +1888,11 @@ extern "C" __device__ void __scord_access(uint64_t addr, uint32_t info, uint32_t
     int cls = access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info));
     uint32_t lane = thread_linear() % WARP_SIZE;
     bool weak_flag = cls > SC_RULES_CLS_READ && __scord_sync_access(l, slot, addr, info, cls);
+    if (cls != SC_RULES_CLS_SREAD && cls != SC_RULES_CLS_SWRITE) {
+        ScDevThread *th = thread_state(l, slot);
+        if (th->quiet)
+            th->quiet = 0; /* a release must step the clock past this access */
+    }
     StorePeers peers = {1u << lane, 0};
     uint32_t same = __match_any_sync(lanes, addr);
     bool checks = true;

@@ -58,7 +58,9 @@
     X(SREAD_KEEPS_NEWER)  /* ... while partial syncs of other lanes moved the warp clock */ \
     X(RACE_HINT)          /* the site word names the recorder's own racing access */   \
     X(ACQ_ORDERED)        /* an acquired release orders the recorder before the accessor */ \
-    X(ACQ_MOVE)           /* classes ordered only by an acquired release become LSYNC */
+    X(ACQ_MOVE)           /* classes ordered only by an acquired release become LSYNC */ \
+    X(ACQ_BEFORE)         /* a release covers what syncs ordered before its releaser's
+                             later access */
 
 enum {
 #define SC_RULES_COV_ENUM(name) SC_RULES_COV_##name,
@@ -594,11 +596,20 @@ SC_HD static inline uint64_t sc_rules_release_record(uint32_t blk, uint32_t tid,
 SC_HD static inline uint32_t sc_rules_rec_blk(uint64_t rec) { return (uint32_t)(rec & 0x7fffffu); }
 SC_HD static inline uint32_t sc_rules_rec_tid(uint64_t rec) { return (uint32_t)(rec >> 23) & 0x3ffu; }
 
-/* Does release record rec cover the recorded accessor of s, its access at its clocks:
- * its own access before the release (an older sync value, within half a period), or
- * one of its block a barrier (an instance older than the barrier knowledge) or a full
- * __syncwarp of its warp (older than the floor) ordered before the release? Blocks are
- * compared on the word's 14 bits. */
+/* How much of the history of s release record rec covers. SC_RULES_COVERS_ALL: the
+ * recorded accessor's access at its clocks, and what is ordered before it: its own
+ * access before the release (an older sync value, within half a period), or one of
+ * its block a barrier (an instance older than the barrier knowledge) or a full
+ * __syncwarp of its warp (older than the floor) ordered before the release.
+ * SC_RULES_COVERS_BEFORE: the releaser's own access after the release with no step of
+ * its warp clock since (the same sync value): what __syncwarps ordered before it (the
+ * WSYNC and LSYNC positions) came before the release, as every __syncwarp, release
+ * and taken acquire steps the clock; not its own access, nor what a barrier since
+ * ordered (BSYNC: a barrier does not step the warp clock). A releaser that reads the
+ * value it published keeps it covered for those that acquire it. 0: nothing. Blocks
+ * are compared on the word's 14 bits. */
+#define SC_RULES_COVERS_BEFORE 1
+#define SC_RULES_COVERS_ALL 2
 SC_HD static inline int sc_rules_release_covers(uint64_t rec, const ScRulesState *s)
 {
     if ((sc_rules_rec_blk(rec) & ((1u << SC_RULES_BLK_BITS) - 1u)) != s->blk)
@@ -609,16 +620,18 @@ SC_HD static inline int sc_rules_release_covers(uint64_t rec, const ScRulesState
     uint32_t bar_age = sc_rules_age(bar_known, s->bar, SC_RULES_BAR_MOD);
     if (bar_age >= 1 && bar_age <= SC_RULES_BAR_MOD / 2) {
         SC_RULES_COV(ACQ_ORDERED);
-        return 1;
+        return SC_RULES_COVERS_ALL;
     }
     if ((tid >> 5) != s->warp)
         return 0;
     uint32_t age = sc_rules_age(sync, s->sync, SC_RULES_SYNC_MOD);
+    if (age == 0 && (tid & 31u) == s->lane)
+        return SC_RULES_COVERS_BEFORE;
     if (age == 0 || age > SC_RULES_SYNC_MOD / 2)
         return 0; /* at or after the release */
     if (age > sc_rules_age(sync, floor, SC_RULES_SYNC_MOD) || (tid & 31u) == s->lane) {
         SC_RULES_COV(ACQ_ORDERED);
-        return 1;
+        return SC_RULES_COVERS_ALL;
     }
     return 0;
 }
@@ -706,8 +719,11 @@ SC_HD static inline RulesRel rules_relate_clocks(const ScRulesState *s, const Sc
 SC_HD static inline RulesRel rules_relate(const ScRulesState *s, const ScRulesAccess *a)
 {
     RulesRel r = rules_relate_clocks(s, a);
-    for (uint32_t i = 0; i < a->n_acq && !r.same_thr && !r.acq; i++)
-        r.acq = sc_rules_release_covers(a->acq[i], s);
+    for (uint32_t i = 0; i < a->n_acq && !r.same_thr && r.acq != SC_RULES_COVERS_ALL; i++) {
+        int covers = sc_rules_release_covers(a->acq[i], s);
+        if (covers > r.acq)
+            r.acq = covers;
+    }
     return r;
 }
 
@@ -736,18 +752,25 @@ SC_HD static inline int rules_ordered_clocks(const RulesRel *r, unsigned p)
     return 0;
 }
 
-/* Positions that hold only accesses ordered before the recorder's own (its own, and
- * those a barrier or __syncwarp ordered before it): what a release of the recorder
- * after its access covers. */
-SC_HD static inline int rules_before_recorder(unsigned p)
+/* Is position p among those an acquired release covers (r->acq, SC_RULES_COVERS_*)?
+ * All: those that hold only accesses ordered before the recorder's own (its own, and
+ * those a barrier or __syncwarp ordered before it); before: those a __syncwarp
+ * ordered before it. */
+SC_HD static inline int rules_acq_covers(const RulesRel *r, unsigned p)
 {
-    return p >= SC_RULES_POS_BSYNC && p <= SC_RULES_POS_SELF;
+    if (r->acq == SC_RULES_COVERS_ALL)
+        return p >= SC_RULES_POS_BSYNC && p <= SC_RULES_POS_SELF;
+    if (r->acq == SC_RULES_COVERS_BEFORE && (p == SC_RULES_POS_WSYNC || p == SC_RULES_POS_LSYNC)) {
+        SC_RULES_COV(ACQ_BEFORE);
+        return 1;
+    }
+    return 0;
 }
 
 /* Is an access at position p ordered before (or made by) the accessing thread? */
 SC_HD static inline int rules_ordered(const RulesRel *r, unsigned p)
 {
-    return rules_ordered_clocks(r, p) || (r->acq && rules_before_recorder(p));
+    return rules_ordered_clocks(r, p) || rules_acq_covers(r, p);
 }
 
 /* Where an access at position p lies relative to the accessing thread once it has
@@ -757,7 +780,7 @@ SC_HD static inline unsigned rules_move(const RulesRel *r, const ScRulesState *s
 {
     if (p == SC_RULES_POS_NONE)
         return p;
-    if (r->acq && rules_before_recorder(p) && !rules_ordered_clocks(r, p)) {
+    if (!rules_ordered_clocks(r, p) && rules_acq_covers(r, p)) {
         /* Ordered before this access through an acquired release only: ordered for
          * whoever is ordered after this thread's clocks, as LSYNC is (not BSYNC, which
          * the block's other warps would take as ordered without a barrier). */

@@ -37,6 +37,7 @@
     FIELD(ScDevThread, spin_site)                                                              \
     FIELD(ScDevThread, spin_addr)                                                              \
     FIELD(ScDevThread, acq_flags)                                                              \
+    FIELD(ScDevThread, quiet)                                                                  \
     SIZE(ScDevBlock)                                                                           \
     FIELD(ScDevBlock, live_threads)                                                            \
     FIELD(ScDevBlock, slot_bit)                                                                \

@@ -694,6 +694,31 @@ TEST(acquired_access_is_not_ordered_for_block_mates)
     CHECK_INT(SC_RULES_OK, run(&x, mk(1, 32, W, NONE, 0xf), &v));
 }
 
+/* A releaser that reads what it published after its release, with no step of its
+ * warp clock since, keeps its write covered for those that take the release (the
+ * last block of a grid reduction reads its own total); what it writes after the
+ * release stays uncovered. */
+TEST(releaser_reading_its_value_again_keeps_it_covered)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0;
+    world(0, 0);
+    run(&x, mk(0, 0, W, NONE, 0xf), &v);
+    uint64_t rec = release_of(0, 0, 1);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 0, R, NONE, 0xf), &v));
+    ScRulesState st = sc_rules_decode(x);
+    CHECK_INT(SC_RULES_COVERS_BEFORE, sc_rules_release_covers(rec, &st));
+    CHECK_INT(SC_RULES_OK, run(&(uint64_t){x}, acquiring(mk(1, 0, R, NONE, 0xf), &rec, 1), &v));
+    CHECK_INT(SC_RULES_RACE, run(&(uint64_t){x}, acquiring(mk(1, 0, W, NONE, 0xf), &rec, 1), &v));
+    CHECK_INT(SC_RULES_RACE, run(&(uint64_t){x}, mk(1, 0, R, NONE, 0xf), &v));
+
+    uint64_t y = 0;
+    run(&y, mk(0, 0, W, NONE, 0xf), &v);
+    rec = release_of(0, 0, 1);
+    run(&y, mk(0, 0, W, NONE, 0xf), &v); /* after the release */
+    CHECK_INT(SC_RULES_RACE, run(&y, acquiring(mk(1, 0, R, NONE, 0xf), &rec, 1), &v));
+}
+
 int main(void)
 {
     RUN(layout_round_trip_at_limits);
@@ -722,5 +747,6 @@ int main(void)
     RUN(acquired_release_orders_across_blocks);
     RUN(release_covers_barrier_ordered_accesses_of_other_warps);
     RUN(acquired_access_is_not_ordered_for_block_mates);
+    RUN(releaser_reading_its_value_again_keeps_it_covered);
     return TEST_REPORT();
 }
