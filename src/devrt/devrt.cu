@@ -382,7 +382,6 @@ extern "C" __device__ void __scord_entry(uint32_t kernel)
     th->last_acq = 0;
     th->release_also = 0;
     th->release_broken = 0;
-    th->quiet = 0;
     th->spin_addr = 0;
     th->spin_site = 0;
 }
@@ -841,17 +840,7 @@ extern "C" __device__ __noinline__ void __scord_sync_publish(ScDevLaunch *l, uin
 extern "C" __device__ __noinline__ void __scord_release(ScDevLaunch *l, uint32_t slot, uint32_t scope)
 {
     uint32_t t = thread_linear(), w = t / WARP_SIZE;
-    ScDevThread *th = thread_state(l, slot);
-    /* With nothing but strong loads and stores since the clock's last step, a step
-     * would only push this thread's next accesses past the value that its previous
-     * release, still on some flag, covers up to: a releaser that waits for its own
-     * flag with another fence, then reads what it published, would draw a false alarm
-     * from every thread that took the first release (global_app_grid_reduction).
-     * The record then covers this thread's accesses up to the clock's last step; its
-     * strong accesses since are left out (sound: only less is covered). */
-    uint32_t nf = th->release && th->quiet
-                      ? load_cta32(warp_now_floor(warp_clock(l, slot, w)))
-                      : __scord_warp_sync(l, slot, 1u << (t % WARP_SIZE), true);
+    uint32_t nf = __scord_warp_sync(l, slot, 1u << (t % WARP_SIZE), true);
     ScDevBlock *b = block_state(l, slot);
     uint32_t bs = load_cta32(&b->bar_state), now = bs & 0xffffu, known = now;
     if (!(bs & BAR_UNIFORM)) {
@@ -863,8 +852,8 @@ extern "C" __device__ __noinline__ void __scord_release(ScDevLaunch *l, uint32_t
                 known = k;
         }
     }
+    ScDevThread *th = thread_state(l, slot);
     th->spin_addr = 0;
-    th->quiet = 1;
     th->release = sc_rules_release_record(block_linear(), t, nf & 0xffffu, known, nf >> 16,
                                           scope >= SC_ABI_SCOPE_GPU);
     th->release_fresh = FRESH_STRONG | FRESH_ANY;
@@ -944,20 +933,10 @@ extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t
             th->lock_user |= lock;
             /* A taken chain steps the warp clock, as a release does: what it orders
              * before this thread's later accesses came after its earlier releases
-             * (sc_rules_release_covers, SC_RULES_COVERS_BEFORE). Not a chain of this
-             * thread's own latest release alone, which brings nothing it did not have
-             * then (a releaser waiting for its own flag). */
-            bool own = false;
-            if (read && !prev && (rec & ~(SC_DEV_REC_WEAK | SC_DEV_REC_FLAG_CTA)) == th->release) {
-                uint32_t also, broken;
-                read_node_links(l, head, &also, &broken);
-                own = also == th->release_also;
-            }
-            if (!stepped && !own) {
+             * (sc_rules_release_covers, SC_RULES_COVERS_BEFORE). */
+            if (!stepped)
                 __scord_warp_sync(l, slot, 1u << (t % WARP_SIZE), true);
-                th->quiet = 1;
-                stepped = true;
-            }
+            stepped = true;
         }
         if (th->attempt && ticket)
             continue; /* a counter's ticket: the thread's own business */
@@ -1176,8 +1155,11 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
                     if (covers == SC_RULES_COVERS_ALL && reaches)
                         return taken;
                     if (covers && reaches) {
+                        /* The release came before the recorder's own access: what
+                         * it does not cover names a fence missing after that. */
                         if (!partial)
                             partial = taken; /* unless a later one covers all */
+                        flags |= ACQ_RECORDER_BLOCK;
                     } else if (covers)
                         flags |= ACQ_NARROW;
                     else if (reaches && (sc_rules_rec_blk(taken) & ((1u << SC_RULES_BLK_BITS) - 1u)) == s->blk)
@@ -1888,11 +1870,6 @@ extern "C" __device__ void __scord_access(uint64_t addr, uint32_t info, uint32_t
     int cls = access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info));
     uint32_t lane = thread_linear() % WARP_SIZE;
     bool weak_flag = cls > SC_RULES_CLS_READ && __scord_sync_access(l, slot, addr, info, cls);
-    if (cls != SC_RULES_CLS_SREAD && cls != SC_RULES_CLS_SWRITE) {
-        ScDevThread *th = thread_state(l, slot);
-        if (th->quiet)
-            th->quiet = 0; /* a release must step the clock past this access */
-    }
     StorePeers peers = {1u << lane, 0};
     uint32_t same = __match_any_sync(lanes, addr);
     bool checks = true;

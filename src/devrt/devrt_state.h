@@ -203,9 +203,7 @@ typedef struct ScDevThread {
     uint32_t spin_site;
     uint64_t spin_addr;
     uint32_t acq_flags;        /* what the last failed look for a covering release saw */
-    uint32_t quiet;            /* since this thread's release or taken acquire stepped its
-                                  warp clock it made strong loads and stores only: a
-                                  release need not step it again */
+    uint32_t pad_;
 } ScDevThread;
 #define SC_DEV_ROW_STALE 0xffffffffu
 

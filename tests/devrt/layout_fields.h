@@ -37,7 +37,6 @@
     FIELD(ScDevThread, spin_site)                                                              \
     FIELD(ScDevThread, spin_addr)                                                              \
     FIELD(ScDevThread, acq_flags)                                                              \
-    FIELD(ScDevThread, quiet)                                                                  \
     SIZE(ScDevBlock)                                                                           \
     FIELD(ScDevBlock, live_threads)                                                            \
     FIELD(ScDevBlock, slot_bit)                                                                \

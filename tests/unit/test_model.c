@@ -185,8 +185,6 @@ typedef struct SyncState {
     int read_version[MR_MAX_THREADS]; /* the flag's version then */
     int version;                      /* flag writes so far */
     int late;                         /* an acquire took a chain written after its read */
-    int quiet[MR_MAX_THREADS];        /* strong loads and stores only since its clock's step */
-    int flag_writer;                  /* the thread whose write started the flag's chain */
     Chain flag;
     Taken set[MAX_BLOCKS][SET_MAX];
     int nset[MAX_BLOCKS];
@@ -318,9 +316,7 @@ static void sut_release(Sim *s, int t, int scope)
     const Place *p = &s->suite->thr[t];
     ScRulesWarpClk *w = &s->wclk[p->block][p->warp];
     const ScRulesBlockClk *b = &s->bclk[p->block];
-    if (!s->mem.sync.release[t] || !s->mem.sync.quiet[t])
-        sc_rules_warp_sync(w, 1u << p->lane, 0);
-    s->mem.sync.quiet[t] = 1;
+    sc_rules_warp_sync(w, 1u << p->lane, 0);
     uint32_t known = b->now;
     for (int x = 0; x < s->nwarps[p->block]; x++)
         if (sc_rules_age(b->now, b->seen[p->warp][x], SC_RULES_BAR_MOD) >
@@ -351,12 +347,8 @@ static void sut_acquire(Sim *s, int t, int scope)
         return; /* a failed attempt: it only names causes */
     y->last_acq[t] = y->flag;
     /* A taken chain steps the taker's warp clock, as a release does: what it orders
-     * before the taker's later accesses came after its earlier releases; not the chain
-     * of its own latest release. */
-    if (y->flag_writer != t || head != y->release[t]) {
-        sc_rules_warp_sync(&s->wclk[p->block][p->warp], 1u << p->lane, 0);
-        y->quiet[t] = 1;
-    }
+     * before the taker's later accesses came after its earlier releases. */
+    sc_rules_warp_sync(&s->wclk[p->block][p->warp], 1u << p->lane, 0);
     const ScRulesBlockClk *b = &s->bclk[p->block];
     Taken *e;
     if (y->nset[p->block] == SET_MAX) {
@@ -386,7 +378,6 @@ static void sut_flag_access(Sim *s, int t, const Op *op)
     } else if (op->kind == MR_SWRITE) {
         const Place *p = &s->suite->thr[t];
         y->version++;
-        y->flag_writer = t;
         memset(&y->flag, 0, sizeof y->flag);
         if (!y->release[t]) {
             chain_add(&y->flag, (uint64_t)p->blk | (uint64_t)(p->warp * 32 + p->lane) << 23, 0);
@@ -726,8 +717,6 @@ static int sim_access(Sim *s, int t, const Op *op)
         if ((op->bytes >> (4 * w)) & 0xfu)
             tainted |= s->mem.taint[w];
     mr_access(&s->ref, t, (MrKind)op->kind, (MrScope)op->scope, op->bytes, &ref);
-    if (op->kind != MR_SREAD && op->kind != MR_SWRITE)
-        s->mem.sync.quiet[t] = 0;
     int res = sut_access(s, t, op, &v);
     int d = compare(s, &ref, res, &v, tainted);
     if (ref.nrace || res == SC_RULES_RACE)
