@@ -1056,13 +1056,14 @@ extern "C" __device__ void __scord_fence(uint32_t site, uint32_t info)
  * writers had taken before (transitively, each link checked by the thread that took
  * it); the walk stops at the first record that covers s, so a long release sequence
  * (the last of 1024 blocks that counted a ticket) costs its length once, in the check
- * that would otherwise report. Returns that record, else 0 with ScDevThread.acq_flags
- * (ACQ_*): a chain was taken through cas/exch (a lock), one held a record of s's block
+ * that would otherwise report. Returns that record (else the first that covers what
+ * was ordered before the recorder's own access: SC_RULES_COVERS_BEFORE), else 0; the
+ * walk leaves in ScDevThread.acq_flags (ACQ_*): a chain was taken through cas/exch (a lock), one held a record of s's block
  * that does not cover s, one held a record that would cover s but whose scope (the
  * release's, or the flag write's) does not reach this thread, the broken link's cause
  * + 1 << 8 when a chain passed one on, the cause + 1 << 16 of another thread's failed
- * attempt ordered before this one (the block's lock its thread 0 did not get). The
- * caller's clocks come as values (and pointers to the clock rows): not inlined, and
+ * attempt ordered before this one (the block's lock its thread 0 did not get). How far
+ * it reads depends on the access's class `cls` (below). The caller's clocks come as values (and pointers to the clock rows): not inlined, and
  * with no pointer to the caller's locals (nvcc clones such a function under a name the
  * runtime's linking refuses); inlined, it made every instrumented kernel need 212
  * registers on sm_90, against 143 without it. */
