@@ -607,9 +607,11 @@ SC_HD static inline uint32_t sc_rules_rec_tid(uint64_t rec) { return (uint32_t)(
  * and taken acquire steps the clock; not its own access, nor what a barrier since
  * ordered (BSYNC: a barrier does not step the warp clock). A releaser that reads the
  * value it published keeps it covered for those that acquire it. 0: nothing. Blocks
- * are compared on the word's 14 bits. */
-#define SC_RULES_COVERS_BEFORE 1
-#define SC_RULES_COVERS_ALL 2
+ * are compared on the word's 14 bits. Each is the set of positions it covers, a bit
+ * per ScRulesPos. */
+#define SC_RULES_COVERS_BEFORE ((1 << SC_RULES_POS_WSYNC) | (1 << SC_RULES_POS_LSYNC))
+#define SC_RULES_COVERS_ALL                                                                  \
+    ((1 << SC_RULES_POS_BSYNC) | SC_RULES_COVERS_BEFORE | (1 << SC_RULES_POS_SELF))
 SC_HD static inline int sc_rules_release_covers(uint64_t rec, const ScRulesState *s)
 {
     if ((sc_rules_rec_blk(rec) & ((1u << SC_RULES_BLK_BITS) - 1u)) != s->blk)
@@ -719,11 +721,8 @@ SC_HD static inline RulesRel rules_relate_clocks(const ScRulesState *s, const Sc
 SC_HD static inline RulesRel rules_relate(const ScRulesState *s, const ScRulesAccess *a)
 {
     RulesRel r = rules_relate_clocks(s, a);
-    for (uint32_t i = 0; i < a->n_acq && !r.same_thr && r.acq != SC_RULES_COVERS_ALL; i++) {
-        int covers = sc_rules_release_covers(a->acq[i], s);
-        if (covers > r.acq)
-            r.acq = covers;
-    }
+    for (uint32_t i = 0; i < a->n_acq && !r.same_thr && r.acq != SC_RULES_COVERS_ALL; i++)
+        r.acq |= sc_rules_release_covers(a->acq[i], s);
     return r;
 }
 
@@ -758,13 +757,10 @@ SC_HD static inline int rules_ordered_clocks(const RulesRel *r, unsigned p)
  * ordered before it. */
 SC_HD static inline int rules_acq_covers(const RulesRel *r, unsigned p)
 {
-    if (r->acq == SC_RULES_COVERS_ALL)
-        return p >= SC_RULES_POS_BSYNC && p <= SC_RULES_POS_SELF;
-    if (r->acq == SC_RULES_COVERS_BEFORE && (p == SC_RULES_POS_WSYNC || p == SC_RULES_POS_LSYNC)) {
+    int covers = (r->acq >> p) & 1;
+    if (covers && r->acq == SC_RULES_COVERS_BEFORE)
         SC_RULES_COV(ACQ_BEFORE);
-        return 1;
-    }
-    return 0;
+    return covers;
 }
 
 /* Is an access at position p ordered before (or made by) the accessing thread? */
