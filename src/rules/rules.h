@@ -606,9 +606,9 @@ SC_HD static inline uint32_t sc_rules_rec_tid(uint64_t rec) { return (uint32_t)(
  * WSYNC and LSYNC positions) came before the release, as every __syncwarp, release
  * and taken acquire steps the clock; not its own access, nor what a barrier since
  * ordered (BSYNC: a barrier does not step the warp clock). A releaser that reads the
- * value it published keeps it covered for those that acquire it. 0: nothing. Blocks
- * are compared on the word's 14 bits. Each is the set of positions it covers, a bit
- * per ScRulesPos. */
+ * value it published keeps it covered for those that acquire it. 0: nothing. Each is
+ * the set of positions it covers, a bit per ScRulesPos. Blocks are compared on the
+ * word's 14 bits. */
 #define SC_RULES_COVERS_BEFORE ((1 << SC_RULES_POS_WSYNC) | (1 << SC_RULES_POS_LSYNC))
 #define SC_RULES_COVERS_ALL                                                                  \
     ((1 << SC_RULES_POS_BSYNC) | SC_RULES_COVERS_BEFORE | (1 << SC_RULES_POS_SELF))
@@ -685,7 +685,7 @@ SC_HD static inline int rules_tile_knows(const ScRulesAccess *a, unsigned lane, 
  * ordered before it. */
 typedef struct RulesRel {
     int same_blk, same_warp, same_thr;
-    int acq; /* an acquired release covers the recorder's access */
+    int acq; /* the positions an acquired release covers (SC_RULES_COVERS_*) */
     int blk_synced; /* a barrier since the recorder's barrier epoch */
     int warp_wide;  /* a warp-wide __syncwarp since the recorder's sync clock */
     int self_ord, lsync_ord, warp_ord;
