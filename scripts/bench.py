@@ -291,11 +291,16 @@ def environment(compute_sanitizer):
     nvcc = re.search(r"release [0-9.]+, V[0-9.]+", capture([find_tool("nvcc") or "nvcc", "--version"]))
     cs = capture([compute_sanitizer, "--version"]).splitlines() if compute_sanitizer else []
     cs_version = next((m.group(0) for m in map(re.compile(r"Version [0-9.]+").search, cs) if m), "")
-    commit = capture(["git", "-C", str(REPO), "rev-parse", "HEAD"])
-    if commit and capture(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"]):
-        commit += " (plus uncommitted changes)"
-    if not commit and (REPO / "COMMIT").is_file():
-        commit = (REPO / "COMMIT").read_text().split("\n")[0].strip() + " (from the COMMIT file)"
+    # The COMMIT file first, as in gpu_all.sh: a lent machine keeps the .git of an
+    # earlier copy of the tree (seen: 883c4e7's named in the reports of 2b8423c's run).
+    commit = ""
+    if (REPO / "COMMIT").is_file():
+        commit = (REPO / "COMMIT").read_text().split("\n")[0].strip()
+        commit = commit + " (from the COMMIT file)" if commit else ""
+    if not commit:
+        commit = capture(["git", "-C", str(REPO), "rev-parse", "HEAD"])
+        if commit and capture(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"]):
+            commit += " (plus uncommitted changes)"
     return {
         "gpus": gpus or ["unknown (nvidia-smi gave nothing)"],
         "driver_cuda": cuda.group(1) if cuda else "unknown",

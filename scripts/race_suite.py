@@ -609,11 +609,16 @@ def environment():
                    "--format=csv,noheader"]).splitlines()
     name, driver, cc = ([s.strip() for s in gpu[0].split(",")] + ["", "", ""])[:3] if gpu else ("", "", "")
     nvcc_version = capture([nvcc(), "--version"]).splitlines()
-    commit = capture(["git", "-C", str(REPO), "rev-parse", "HEAD"])
-    if commit and capture(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"]):
-        commit += " (plus uncommitted changes)"
-    if not commit and (REPO / "COMMIT").is_file():
-        commit = (REPO / "COMMIT").read_text().split("\n")[0].strip() + " (from the COMMIT file)"
+    # The COMMIT file first, as in gpu_all.sh: a lent machine keeps the .git of an
+    # earlier copy of the tree (seen: 883c4e7's named in the reports of 2b8423c's run).
+    commit = ""
+    if (REPO / "COMMIT").is_file():
+        commit = (REPO / "COMMIT").read_text().split("\n")[0].strip()
+        commit = commit + " (from the COMMIT file)" if commit else ""
+    if not commit:
+        commit = capture(["git", "-C", str(REPO), "rev-parse", "HEAD"])
+        if commit and capture(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"]):
+            commit += " (plus uncommitted changes)"
     return {
         "gpu": name or "unknown (nvidia-smi gave nothing)",
         "driver": driver or "unknown",
