@@ -924,9 +924,13 @@ extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t
         else if (rec & SC_DEV_REC_WEAK)
             th->attempt = DEV_CAUSE_NON_STRONG_SYNC + 1u;
         else if (sc_rules_rec_blk(rec) != me &&
-                 (!(rec & SC_RULES_REC_GPU) || !gpu || (rec & SC_DEV_REC_FLAG_CTA) || read_cta))
+                 (!(rec & SC_RULES_REC_GPU) || !gpu || (rec & SC_DEV_REC_FLAG_CTA) || read_cta)) {
             th->attempt = attempt_cause(info, DEV_CAUSE_FENCE_SCOPE, DEV_CAUSE_LOCK_SCOPE);
-        else
+            /* Only this fence's scope fell short: the read still makes an acquire
+             * pattern with a later, wider fence. */
+            if ((rec & SC_RULES_REC_GPU) && !(rec & SC_DEV_REC_FLAG_CTA) && !read_cta)
+                th->pending[i] = key;
+        } else
             th->attempt = 0;
         if (!th->attempt) {
             th->last_acq = head;

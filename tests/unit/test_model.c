@@ -343,8 +343,12 @@ static void sut_acquire(Sim *s, int t, int scope)
     uint64_t head = y->flag.rec[0];
     int gpu = scope == MR_SCOPE_GPU;
     if (!(head & SC_RULES_REC_SET) ||
-        (sc_rules_rec_blk(head) != p->blk && (!(head & SC_RULES_REC_GPU) || !gpu)))
-        return; /* a failed attempt: it only names causes */
+        (sc_rules_rec_blk(head) != p->blk && (!(head & SC_RULES_REC_GPU) || !gpu))) {
+        /* A failed attempt: it only names causes. When only the fence's scope fell
+         * short, the read still makes an acquire pattern with a later, wider fence. */
+        y->pending[t] = (head & SC_RULES_REC_SET) && (head & SC_RULES_REC_GPU);
+        return;
+    }
     y->last_acq[t] = y->flag;
     /* A taken chain steps the taker's warp clock, as a release does: what it orders
      * before the taker's later accesses came after its earlier releases. */
