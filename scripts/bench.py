@@ -29,6 +29,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from run_env import capture, commit_id
+
 REPO = Path(__file__).resolve().parent.parent
 WORKLOAD_DIR = REPO / "bench" / "workloads"
 
@@ -275,14 +277,6 @@ def find_tool(name):
     return str(beside) if beside.is_file() and os.access(beside, os.X_OK) else None
 
 
-def capture(cmd):
-    try:
-        return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                              timeout=60).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return ""
-
-
 def environment(compute_sanitizer):
     gpus = capture(["nvidia-smi", "--query-gpu=name,memory.total,driver_version,compute_cap",
                     "--format=csv,noheader"]).splitlines()
@@ -291,16 +285,7 @@ def environment(compute_sanitizer):
     nvcc = re.search(r"release [0-9.]+, V[0-9.]+", capture([find_tool("nvcc") or "nvcc", "--version"]))
     cs = capture([compute_sanitizer, "--version"]).splitlines() if compute_sanitizer else []
     cs_version = next((m.group(0) for m in map(re.compile(r"Version [0-9.]+").search, cs) if m), "")
-    # The COMMIT file first, as in gpu_all.sh: a lent machine keeps the .git of an
-    # earlier copy of the tree (seen: 883c4e7's named in the reports of 2b8423c's run).
-    commit = ""
-    if (REPO / "COMMIT").is_file():
-        commit = (REPO / "COMMIT").read_text().split("\n")[0].strip()
-        commit = commit + " (from the COMMIT file)" if commit else ""
-    if not commit:
-        commit = capture(["git", "-C", str(REPO), "rev-parse", "HEAD"])
-        if commit and capture(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"]):
-            commit += " (plus uncommitted changes)"
+    commit = commit_id(REPO)
     return {
         "gpus": gpus or ["unknown (nvidia-smi gave nothing)"],
         "driver_cuda": cuda.group(1) if cuda else "unknown",

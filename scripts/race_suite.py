@@ -30,6 +30,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from run_env import capture, commit_id
+
 REPO = Path(__file__).resolve().parent.parent
 SUITE_DIR = REPO / "tests" / "races"
 HEADER_LINES = 20
@@ -596,29 +598,12 @@ def nvcc():
     return shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
 
 
-def capture(cmd):
-    try:
-        return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                              text=True, timeout=60).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return ""
-
-
 def environment():
     gpu = capture(["nvidia-smi", "--query-gpu=name,driver_version,compute_cap",
                    "--format=csv,noheader"]).splitlines()
     name, driver, cc = ([s.strip() for s in gpu[0].split(",")] + ["", "", ""])[:3] if gpu else ("", "", "")
     nvcc_version = capture([nvcc(), "--version"]).splitlines()
-    # The COMMIT file first, as in gpu_all.sh: a lent machine keeps the .git of an
-    # earlier copy of the tree (seen: 883c4e7's named in the reports of 2b8423c's run).
-    commit = ""
-    if (REPO / "COMMIT").is_file():
-        commit = (REPO / "COMMIT").read_text().split("\n")[0].strip()
-        commit = commit + " (from the COMMIT file)" if commit else ""
-    if not commit:
-        commit = capture(["git", "-C", str(REPO), "rev-parse", "HEAD"])
-        if commit and capture(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"]):
-            commit += " (plus uncommitted changes)"
+    commit = commit_id(REPO)
     return {
         "gpu": name or "unknown (nvidia-smi gave nothing)",
         "driver": driver or "unknown",
