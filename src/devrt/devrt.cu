@@ -1896,3 +1896,15 @@ extern "C" __device__ void __scord_access(uint64_t addr, uint32_t info, uint32_t
     }
     __syncwarp(lanes);
 }
+
+/* An mbarrier arrive or wait (instr_plan.c, plan_mbarrier): what the access `info`
+ * describes does to synchronization through the object at addr, with no check of the
+ * object, whose accesses the program does not see. */
+extern "C" __device__ void __scord_sync(uint64_t addr, uint32_t info, uint32_t site)
+{
+    (void)site;
+    uint32_t slot;
+    ScDevLaunch *l = checked_block(&slot);
+    if (l)
+        __scord_sync_access(l, slot, addr, info, access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info)));
+}

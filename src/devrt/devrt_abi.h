@@ -30,7 +30,13 @@
  *   __scord_fence(.b32 site, .b32 info)
  *       just after a memory fence (fence.sc/acq_rel/acquire/release, membar), info
  *       SC_ABI_INFO(0, SC_ABI_KIND_FENCE, sem, scope, 0); and just after an ld or atom
- *       with acquire semantics, with that access's own info (the acquire it made).
+ *       with acquire semantics, with that access's own info (the acquire it made);
+ *       after an mbarrier wait with acquire semantics only when the wait returned
+ *       true (its phase completed).
+ *   __scord_sync(.b64 addr, .b32 info, .b32 site)
+ *       before an mbarrier arrive (info: an 8-byte read-modify-write with the
+ *       arrive's semantics and scope) or wait (an 8-byte read): the synchronization
+ *       such an access makes on the object at addr, which is not itself checked.
  *
  * A predicated instruction's calls are skipped with a branch on the same
  * predicate, because the call sequence's st.param cannot be predicated.

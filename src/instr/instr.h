@@ -31,6 +31,7 @@ typedef enum ScInstrSiteKind {
     SC_INSTR_SITE_BARRIER,   /* bar/barrier .sync/.red (arrive before, pass after) or .arrive */
     SC_INSTR_SITE_SYNCWARP,  /* bar.warp.sync: __scord_syncwarp after it */
     SC_INSTR_SITE_FENCE,     /* fence.{sc,acq_rel,acquire,release}, membar: __scord_fence after it */
+    SC_INSTR_SITE_MBARRIER,  /* mbarrier arrive or wait: __scord_sync before it (a wait: __scord_fence after) */
     SC_INSTR_SITE_UNCHECKED, /* recorded only, not instrumented: see ScInstrUnchecked */
 } ScInstrSiteKind;
 
@@ -110,7 +111,7 @@ typedef struct ScInstrResult {
     ScInstrKernel *kernels;     /* in module order of the .entry definitions */
     uint32_t n_kernels;
     /* Calls inserted: */
-    uint32_t n_access, n_barrier, n_syncwarp, n_fence, n_entry, n_exit;
+    uint32_t n_access, n_barrier, n_syncwarp, n_fence, n_mbarrier, n_entry, n_exit;
     uint32_t n_unchecked;       /* sites recorded but not instrumented */
 } ScInstrResult;
 

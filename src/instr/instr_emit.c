@@ -282,6 +282,20 @@ static bool emit_syncwarp(Emitter *e, const ScInstrEdit *ed)
     return insert(e, ed->stmt, true, in->guard, in->guard_negated);
 }
 
+static bool emit_sync(Emitter *e, const ScInstrEdit *ed)
+{
+    static const unsigned bits[] = {64, 32, 32};
+    e->code.len = 0;
+    if (!emit_addr(e, &ed->addr))
+        return false;
+    e->arg[1].len = e->arg[2].len = 0;
+    sc_buf_printf(&e->arg[1], "0x%x", ed->info);
+    sc_buf_printf(&e->arg[2], "%u", ed->site);
+    call_seq(e, "__scord_sync", bits, 3);
+    const ScPtxInstr *in = &ed->stmt->u.instr;
+    return insert(e, ed->stmt, false, in->guard, in->guard_negated);
+}
+
 /* After the instruction: a fence orders, and an acquiring access has read, by then. */
 static bool emit_fence(Emitter *e, const ScInstrEdit *ed)
 {
@@ -290,7 +304,17 @@ static bool emit_fence(Emitter *e, const ScInstrEdit *ed)
     e->arg[0].len = e->arg[1].len = 0;
     sc_buf_printf(&e->arg[0], "%u", ed->site);
     sc_buf_printf(&e->arg[1], "0x%x", ed->info);
+    const char *skip = NULL;
+    if (ed->when) {
+        if (!(skip = sc_ptx_fresh_label(e->m, e->err)))
+            return false;
+        sc_buf_puts(&e->code, "@!");
+        opnd(&e->code, ed->when);
+        sc_buf_printf(&e->code, " bra %s;\n", skip);
+    }
     call_seq(e, "__scord_fence", bits, 2);
+    if (skip)
+        sc_buf_printf(&e->code, "%s:\n", skip);
     const ScPtxInstr *in = &ed->stmt->u.instr;
     return insert(e, ed->stmt, true, in->guard, in->guard_negated);
 }
@@ -326,6 +350,8 @@ static bool emit_edit(Emitter *e, const ScInstrEdit *ed)
         return emit_syncwarp(e, ed);
     case SC_INSTR_EDIT_FENCE:
         return emit_fence(e, ed);
+    case SC_INSTR_EDIT_SYNC:
+        return emit_sync(e, ed);
     case SC_INSTR_EDIT_EXIT:
         return emit_exit(e, ed);
     }

@@ -63,6 +63,7 @@ typedef enum ScInstrEditKind {
     SC_INSTR_EDIT_BARRIER,
     SC_INSTR_EDIT_SYNCWARP,
     SC_INSTR_EDIT_FENCE,   /* after a fence, or after an access that acquires */
+    SC_INSTR_EDIT_SYNC,    /* before an mbarrier arrive or wait: its synchronization, no check */
     SC_INSTR_EDIT_EXIT,
 } ScInstrEditKind;
 
@@ -70,13 +71,15 @@ typedef struct ScInstrEdit {
     ScInstrEditKind kind;
     ScPtxStmt *stmt;
     uint32_t site;         /* the site id passed to the runtime */
-    uint32_t info;         /* ACCESS, FENCE */
-    ScInstrAddr addr;      /* ACCESS */
+    uint32_t info;         /* ACCESS, FENCE, SYNC */
+    ScInstrAddr addr;      /* ACCESS, SYNC */
     ScInstrValue value;    /* ACCESS */
     ScInstrArg32 id, count; /* BARRIER: count is SC_ABI_ALL_THREADS when the instruction has none */
     bool arrive_only;      /* BARRIER: bar.arrive, no __scord_bar_pass */
     bool save_guard;       /* BARRIER: bar.red writes its own guard predicate */
     ScInstrArg32 mask;     /* SYNCWARP */
+    const ScPtxOperand *when; /* FENCE: call only when this predicate is true (an mbarrier wait that
+                                 saw its phase complete); NULL: always */
 } ScInstrEdit;
 
 /* One function's plan. */

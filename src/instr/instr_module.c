@@ -64,8 +64,11 @@ bool sc_instr_module(ScPtxModule *m, const ScInstrOpts *opts, ScInstrResult *res
                     res->n_syncwarp++;
                     break;
                 case SC_INSTR_EDIT_FENCE:
-                    /* not the acquires of accesses, counted as accesses */
+                    /* not the acquires of accesses and mbarrier waits, counted with them */
                     res->n_fence += SC_ABI_INFO_KIND(fp->edits[j].info) == SC_ABI_KIND_FENCE;
+                    break;
+                case SC_INSTR_EDIT_SYNC:
+                    res->n_mbarrier++;
                     break;
                 case SC_INSTR_EDIT_EXIT:
                     res->n_exit++;

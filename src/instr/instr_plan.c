@@ -530,6 +530,54 @@ static bool plan_fence(Planner *p, ScPtxStmt *s, const ScPtxFence *f)
            push_edit(p, &e);
 }
 
+/* An mbarrier arrive releases and a wait that sees its phase complete acquires (PTX ISA:
+ * arrive is .release, the waits .acquire, both .cta unless written otherwise), like a
+ * release read-modify-write and an acquire read of the object, whose arrivals form one
+ * release sequence. The object itself is opaque to the program: its accesses are not
+ * checked. init, inval, expect_tx, complete_tx and pending_count order nothing; an
+ * arrive on another block's object (.shared::cluster) and cp.async.mbarrier.arrive, the
+ * completion of asynchronous copies scord does not check, stay unchecked sites. */
+static bool plan_mbarrier(Planner *p, ScPtxStmt *s, const ScPtxMbar *b)
+{
+    ScPtxMem mem = {.space = b->space, .sem = b->sem, .scope = b->scope, .size = 8, .addr_op = b->addr_op};
+    switch (b->op) {
+    case SC_PTX_MBAR_ARRIVE:
+    case SC_PTX_MBAR_ARRIVE_DROP:
+        mem.kind = SC_PTX_ACCESS_RMW;
+        break;
+    case SC_PTX_MBAR_TEST_WAIT:
+    case SC_PTX_MBAR_TRY_WAIT:
+        mem.kind = SC_PTX_ACCESS_READ;
+        break;
+    case SC_PTX_MBAR_CP_ASYNC_ARRIVE:
+        return unchecked(p, s, SC_INSTR_UNCHECKED_MBARRIER, 0);
+    case SC_PTX_MBAR_INIT:
+    case SC_PTX_MBAR_INVAL:
+    case SC_PTX_MBAR_EXPECT_TX:
+    case SC_PTX_MBAR_COMPLETE_TX:
+    case SC_PTX_MBAR_PENDING_COUNT:
+        return true;
+    }
+    if (b->space == SC_PTX_SPACE_SHARED_CLUSTER)
+        return unchecked(p, s, SC_INSTR_UNCHECKED_MBARRIER, 0);
+    ScInstrEdit e = {.kind = SC_INSTR_EDIT_SYNC, .stmt = s};
+    bool skip;
+    if (!pack_info(p, s, &mem, &e.info) || !plan_addr(p, s, &mem, &e.addr, &skip))
+        return false;
+    if (skip)
+        return true;
+    if (!sc_instr_add_site(p->sites, SC_INSTR_SITE_MBARRIER, SC_INSTR_UNCHECKED_NONE, s, e.info, &e.site, p->err) ||
+        !push_edit(p, &e))
+        return false;
+    if (mem.kind != SC_PTX_ACCESS_READ || b->sem != SC_PTX_SEM_ACQUIRE)
+        return true;
+    const ScPtxOperand *done = &s->u.instr.ops[b->result_op];
+    if (done->kind != SC_PTX_OPND_REG)
+        return refuse(p, s, "the mbarrier wait's result is not a predicate register");
+    ScInstrEdit acq = {.kind = SC_INSTR_EDIT_FENCE, .stmt = s, .site = e.site, .info = e.info, .when = done};
+    return push_edit(p, &acq);
+}
+
 static bool plan_barrier(Planner *p, ScPtxStmt *s, const ScPtxBarrier *b)
 {
     ScInstrEdit e = {.kind = SC_INSTR_EDIT_BARRIER, .stmt = s};
@@ -636,7 +684,7 @@ static bool plan_instr(Planner *p, ScPtxStmt *s)
     case SC_PTX_FAM_CLUSTER_BARRIER:
         return unchecked(p, s, SC_INSTR_UNCHECKED_CLUSTER_BARRIER, 0);
     case SC_PTX_FAM_MBARRIER:
-        return unchecked(p, s, SC_INSTR_UNCHECKED_MBARRIER, 0);
+        return plan_mbarrier(p, s, &se.u.mbar);
     case SC_PTX_FAM_COPY:
     case SC_PTX_FAM_ASYNC_GROUP:
         return unchecked(p, s, SC_INSTR_UNCHECKED_ASYNC, 0);

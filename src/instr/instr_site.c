@@ -216,6 +216,8 @@ const char *sc_instr_site_kind_name(ScInstrSiteKind k)
         return "syncwarp";
     case SC_INSTR_SITE_FENCE:
         return "fence";
+    case SC_INSTR_SITE_MBARRIER:
+        return "mbarrier";
     case SC_INSTR_SITE_UNCHECKED:
         return "unchecked";
     }

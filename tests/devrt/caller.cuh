@@ -13,6 +13,7 @@ __device__ void __scord_syncwarp(uint32_t site, uint32_t mask);
 __device__ void __scord_entry(uint32_t kernel);
 __device__ void __scord_exit(void);
 __device__ void __scord_fence(uint32_t site, uint32_t info);
+__device__ void __scord_sync(uint64_t addr, uint32_t info, uint32_t site);
 }
 
 extern "C" __global__ void sc_devrt_caller(int *out, int n)
@@ -42,6 +43,11 @@ extern "C" __global__ void sc_devrt_caller(int *out, int n)
     atomicAdd(&out[t], v);
     __threadfence();
     __scord_fence(8, SC_ABI_INFO(0, SC_ABI_KIND_FENCE, SC_ABI_SEM_ACQ_REL, SC_ABI_SCOPE_GPU, 0));
+    __scord_sync((uint64_t)&tile[0],
+                 SC_ABI_INFO(8, SC_ABI_KIND_RMW, SC_ABI_SEM_RELEASE, SC_ABI_SCOPE_CTA, SC_ABI_SPACE_SHARED), 9);
+    __scord_sync((uint64_t)&tile[0],
+                 SC_ABI_INFO(8, SC_ABI_KIND_READ, SC_ABI_SEM_ACQUIRE, SC_ABI_SCOPE_CTA, SC_ABI_SPACE_SHARED), 10);
+    __scord_fence(10, SC_ABI_INFO(8, SC_ABI_KIND_READ, SC_ABI_SEM_ACQUIRE, SC_ABI_SCOPE_CTA, SC_ABI_SPACE_SHARED));
     if ((int)t >= n) {
         __scord_exit();
         return;
