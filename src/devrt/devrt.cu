@@ -1116,29 +1116,41 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
             budget = ACQ_WALK_TOTAL;
     uint32_t w = r->tid / WARP_SIZE;
     uint64_t partial = 0;
-    for (uint32_t k = 0; k < SC_DEV_ACQ_SET && k < n_set && budget; k++) {
-        uint32_t i = (n_set - 1 - k) % SC_DEV_ACQ_SET;
-        uint32_t meta = load_cta32(&b->acq_meta[i]);
-        if (!meta)
-            continue;
-        __threadfence_block();
-        uint32_t head = load_cta32(&b->acq_head[i]), who = SC_DEV_ACQ_TID(meta);
-        if (who != r->tid) {
-            uint32_t aw = who / WARP_SIZE;
-            uint32_t known = aw == w ? r->bar_own : r->bar_seen ? r->bar_seen[aw] : r->bar_now;
-            bool ordered = sc_rules_newer(r->bar_now, known, SC_DEV_ACQ_BAR(meta), SC_RULES_BAR_MOD);
-            if (!ordered && aw == w) {
-                uint32_t ks = r->sync_seen ? r->sync_seen[who % WARP_SIZE] : r->sync_now;
-                ordered = sc_rules_newer(r->sync_now, ks, SC_DEV_ACQ_SYNC(meta), SC_RULES_SYNC_MOD);
-            }
-            if (!ordered)
+    /* First the chain this thread took last, which the block's set may have lost to
+     * its other threads' takes (every waiter of an mbarrier takes one); then the set,
+     * newest first. */
+    uint32_t own = thread_state(l, slot)->last_acq;
+    for (uint32_t k = 0; k <= SC_DEV_ACQ_SET && k <= n_set && budget; k++) {
+        uint32_t head = own;
+        if (k > 0) {
+            uint32_t i = (n_set - k) % SC_DEV_ACQ_SET;
+            uint32_t meta = load_cta32(&b->acq_meta[i]);
+            if (!meta)
                 continue;
-        }
-        flags |= SC_DEV_ACQ_LOCK(meta) ? ACQ_LOCK : 0u;
-        if (head & SC_DEV_ACQ_FAILED) {
-            /* Another thread's failed attempt (this thread's own is its attempt). */
-            if (who != r->tid && !(flags >> 16))
-                flags |= (head & 0xffu) << 16;
+            __threadfence_block();
+            head = load_cta32(&b->acq_head[i]);
+            uint32_t who = SC_DEV_ACQ_TID(meta);
+            if (who == r->tid && head == own)
+                continue; /* walked first */
+            if (who != r->tid) {
+                uint32_t aw = who / WARP_SIZE;
+                uint32_t known = aw == w ? r->bar_own : r->bar_seen ? r->bar_seen[aw] : r->bar_now;
+                bool ordered = sc_rules_newer(r->bar_now, known, SC_DEV_ACQ_BAR(meta), SC_RULES_BAR_MOD);
+                if (!ordered && aw == w) {
+                    uint32_t ks = r->sync_seen ? r->sync_seen[who % WARP_SIZE] : r->sync_now;
+                    ordered = sc_rules_newer(r->sync_now, ks, SC_DEV_ACQ_SYNC(meta), SC_RULES_SYNC_MOD);
+                }
+                if (!ordered)
+                    continue;
+            }
+            flags |= SC_DEV_ACQ_LOCK(meta) ? ACQ_LOCK : 0u;
+            if (head & SC_DEV_ACQ_FAILED) {
+                /* Another thread's failed attempt (this thread's own is its attempt). */
+                if (who != r->tid && !(flags >> 16))
+                    flags |= (head & 0xffu) << 16;
+                continue;
+            }
+        } else if (!head) {
             continue;
         }
         uint32_t stack[4], sp = 0, walked = 0;
