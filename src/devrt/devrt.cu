@@ -947,8 +947,10 @@ extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t
         uint32_t bs = load_cta32(&b->bar_state);
         uint32_t bar = (bs & BAR_UNIFORM) ? bs & 0xffffu : b->clk.own[t / WARP_SIZE];
         uint32_t sync = load_cta32(warp_now_floor(warp_clock(l, slot, t / WARP_SIZE))) & 0xffffu;
-        add_taken(b, th->attempt ? SC_DEV_ACQ_FAILED | th->attempt : head,
-                  SC_DEV_ACQ_META(t, bar, gpu, lock, sync));
+        uint32_t meta = SC_DEV_ACQ_META(t, bar, gpu, lock, sync);
+        if (!th->attempt)
+            th->last_acq_meta = meta;
+        add_taken(b, th->attempt ? SC_DEV_ACQ_FAILED | th->attempt : head, meta);
     }
 }
 
@@ -1119,12 +1121,13 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
     /* First the chain this thread took last, which the block's set may have lost to
      * its other threads' takes (every waiter of an mbarrier takes one); then the set,
      * newest first. */
-    uint32_t own = thread_state(l, slot)->last_acq;
+    const ScDevThread *th = thread_state(l, slot);
+    uint32_t own = th->last_acq;
     for (uint32_t k = 0; k <= SC_DEV_ACQ_SET && k <= n_set && budget; k++) {
-        uint32_t head = own;
+        uint32_t head = own, meta = th->last_acq_meta;
         if (k > 0) {
             uint32_t i = (n_set - k) % SC_DEV_ACQ_SET;
-            uint32_t meta = load_cta32(&b->acq_meta[i]);
+            meta = load_cta32(&b->acq_meta[i]);
             if (!meta)
                 continue;
             __threadfence_block();
@@ -1143,16 +1146,17 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
                 if (!ordered)
                     continue;
             }
-            flags |= SC_DEV_ACQ_LOCK(meta) ? ACQ_LOCK : 0u;
             if (head & SC_DEV_ACQ_FAILED) {
                 /* Another thread's failed attempt (this thread's own is its attempt). */
                 if (who != r->tid && !(flags >> 16))
                     flags |= (head & 0xffu) << 16;
+                flags |= SC_DEV_ACQ_LOCK(meta) ? ACQ_LOCK : 0u;
                 continue;
             }
         } else if (!head) {
             continue;
         }
+        flags |= SC_DEV_ACQ_LOCK(meta) ? ACQ_LOCK : 0u;
         uint32_t stack[4], sp = 0, walked = 0;
         stack[sp++] = head;
         while (sp && walked < ACQ_WALK && budget) {

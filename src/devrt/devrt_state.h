@@ -203,7 +203,7 @@ typedef struct ScDevThread {
     uint32_t spin_site;
     uint64_t spin_addr;
     uint32_t acq_flags;        /* what the last failed look for a covering release saw */
-    uint32_t pad_;
+    uint32_t last_acq_meta;    /* SC_DEV_ACQ_META of the take of last_acq */
 } ScDevThread;
 #define SC_DEV_ROW_STALE 0xffffffffu
 
