@@ -1,9 +1,9 @@
-// shared_mbarrier_elected_arrive_norace.cu: every lane of warp 0 stores its part of a
-// tile, then lane 0 alone arrives on the block's cuda::barrier for the warp. An arrive
+// shared_mbarrier_elected_arrive_norace.cu: every lane of warp 0 stores three words of
+// a tile, then lane 0 alone arrives on the block's cuda::barrier for the warp. An arrive
 // releases only its own thread's accesses: the __syncwarp() before it orders the other
 // lanes' stores before lane 0's arrive, so the warps that wait on the barrier read the
-// whole tile safely. The racy twin has no __syncwarp(): lanes 1-31's stores are not
-// ordered before the release (the bug of an elected arrive).
+// whole tile safely, each its own word. The racy twin has no __syncwarp(): lanes
+// 1-31's stores are not ordered before the release (the bug of an elected arrive).
 // SCORD-CATEGORY: 12
 // SCORD-REQUIRES: sm_90
 // SCORD-PTX-TARGETS: sm_90 sm_90a
@@ -15,7 +15,7 @@
 
 #pragma nv_diag_suppress static_var_with_dynamic_init
 
-enum { BLOCKS = 8, THREADS = 128, TILE = 32 };
+enum { BLOCKS = 8, THREADS = 128, LANES = 32, TILE = THREADS - LANES };
 
 __global__ void elected(const int *in, int *out)
 {
@@ -23,10 +23,11 @@ __global__ void elected(const int *in, int *out)
     __shared__ cuda::barrier<cuda::thread_scope_block> full;
     int t = threadIdx.x;
     if (t == 0)
-        init(&full, THREADS - TILE + 1);
+        init(&full, TILE + 1);
     __syncthreads();
-    if (t < TILE) {
-        tile[t] = in[blockIdx.x * TILE + t] + 11;
+    if (t < LANES) {
+        for (int i = t; i < TILE; i += LANES)
+            tile[i] = in[blockIdx.x * TILE + i] + 11;
         __syncwarp();
         if (t == 0)
             (void)full.arrive();
@@ -34,7 +35,7 @@ __global__ void elected(const int *in, int *out)
     }
     auto token = full.arrive();
     full.wait(std::move(token));
-    int v = tile[(t * 5) % TILE];
+    int v = tile[(t - LANES) * 5 % TILE];
     out[blockIdx.x * THREADS + t] = v * 2;
 }
 

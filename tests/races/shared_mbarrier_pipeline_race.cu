@@ -5,12 +5,13 @@
 // which the producer waits for before it fills the stage again two rounds later. Each
 // of the 32 lanes arrives, so every access is released by its own thread. Here the
 // producer stores into the stage before it waits for the stage to be empty: the store
-// races the consumer's read of two rounds before.
+// races the consumer's read of two rounds before. Cause: missing_fence, synchronization
+// through the mbarriers that lacks the acquire (the producer's wait) the store needs.
 // SCORD-CATEGORY: 12
 // SCORD-REQUIRES: sm_90
 // SCORD-PTX-TARGETS: sm_90 sm_90a
 // SCORD-EXPECT: 1 race
-// SCORD-CAUSE: A missing_barrier
+// SCORD-CAUSE: A missing_fence
 #include <cstdint>
 
 #include "rs_sync.h"
