@@ -835,6 +835,52 @@ extern "C" __device__ __noinline__ void __scord_sync_publish(ScDevLaunch *l, uin
     __threadfence();
 }
 
+/* The cause of a failed synchronization through a flag read by an access of `info`. */
+static __device__ __forceinline__ uint32_t attempt_cause(uint32_t info, int fence_cause, int lock_cause)
+{
+    return (uint32_t)((info & SC_ABI_INFO_LOCK) ? lock_cause : fence_cause) + 1u;
+}
+
+/* In ScDevThread.pending_info, beside the access's info: the flag was noted by a
+ * read-modify-write that gave a release (an unlock), which is no attempt to acquire. */
+#define PENDING_GAVE (1u << 31)
+/* ... and the flag stays noted after an acquire that failed on its scope alone (its
+ * cause is the thread's attempt). */
+#define PENDING_KEPT (1u << 30)
+
+/* The cause + 1 of a synchronization that a strong read (or read-modify-write) of
+ * `info` on the flag `key` fails while no acquire follows it, when the flag holds a
+ * write of another thread: 0 when it holds none. */
+static __device__ uint32_t read_attempt(const ScDevLaunch *l, uint64_t key, uint32_t info)
+{
+    uint32_t head = sync_head(l, key), prev;
+    uint64_t rec;
+    if (!head || !read_node(l, head, &rec, &prev) || rec == no_release())
+        return 0;
+    return (rec & SC_RULES_REC_SET) && (rec & SC_DEV_REC_WEAK)
+               ? DEV_CAUSE_NON_STRONG_SYNC + 1u
+               : attempt_cause(info, DEV_CAUSE_MISSING_FENCE, DEV_CAUSE_LOCK_NO_FENCE);
+}
+
+/* The cause + 1 of this thread's latest failed synchronization, 0: none. The flags it
+ * read strongly and has not acquired since came after its last acquire; what they hold
+ * is read now, not when they were read (the check of every strong read and atomic
+ * would otherwise look the flag up in the sync table), and now also sees a lock given
+ * back between a compare-and-swap's hook and the instruction (seen:
+ * global_lock_acquire_fence_race's second holder named no lock). */
+static __device__ uint32_t latest_attempt(const ScDevLaunch *l, const ScDevThread *th)
+{
+    for (uint32_t i = 0; i < SC_DEV_PENDING; i++) {
+        uint32_t info = th->pending_info[i];
+        uint32_t cause = th->pending[i] && !(info & (PENDING_GAVE | PENDING_KEPT))
+                             ? read_attempt(l, th->pending[i], info)
+                             : 0;
+        if (cause)
+            return cause;
+    }
+    return th->attempt;
+}
+
 /* A release of this thread: a point in its clocks (a __syncwarp of its lane alone),
  * and the record of what it covers, carried by the thread's next writes. */
 extern "C" __device__ __noinline__ void __scord_release(ScDevLaunch *l, uint32_t slot, uint32_t scope)
@@ -858,13 +904,7 @@ extern "C" __device__ __noinline__ void __scord_release(ScDevLaunch *l, uint32_t
                                           scope >= SC_ABI_SCOPE_GPU);
     th->release_fresh = FRESH_STRONG | FRESH_ANY;
     th->release_also = th->last_acq;
-    th->release_broken = th->attempt;
-}
-
-/* The cause of a failed synchronization through a flag read by an access of `info`. */
-static __device__ __forceinline__ uint32_t attempt_cause(uint32_t info, int fence_cause, int lock_cause)
-{
-    return (uint32_t)((info & SC_ABI_INFO_LOCK) ? lock_cause : fence_cause) + 1u;
+    th->release_broken = latest_attempt(l, th);
 }
 
 /* Adds a chain this thread took (head), or the cause of its failed attempt
@@ -928,8 +968,10 @@ extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t
             th->attempt = attempt_cause(info, DEV_CAUSE_FENCE_SCOPE, DEV_CAUSE_LOCK_SCOPE);
             /* Only this fence's scope fell short: the read still makes an acquire
              * pattern with a later, wider fence. */
-            if ((rec & SC_RULES_REC_GPU) && !(rec & SC_DEV_REC_FLAG_CTA) && !read_cta)
+            if ((rec & SC_RULES_REC_GPU) && !(rec & SC_DEV_REC_FLAG_CTA) && !read_cta) {
                 th->pending[i] = key;
+                th->pending_info[i] = info | PENDING_KEPT;
+            }
         } else
             th->attempt = 0;
         if (!th->attempt) {
@@ -952,24 +994,6 @@ extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t
             th->last_acq_meta = meta;
         add_taken(b, th->attempt ? SC_DEV_ACQ_FAILED | th->attempt : head, meta);
     }
-}
-
-/* In ScDevThread.pending_info, beside the access's info: the flag was noted by a
- * read-modify-write that gave a release (an unlock), which is no attempt to acquire. */
-#define PENDING_GAVE (1u << 31)
-
-/* The cause + 1 of a synchronization that a strong read (or read-modify-write) of
- * `info` on the flag `key` fails while no acquire follows it, when the flag holds a
- * write of another thread: 0 when it holds none. */
-static __device__ uint32_t read_attempt(const ScDevLaunch *l, uint64_t key, uint32_t info)
-{
-    uint32_t head = sync_head(l, key), prev;
-    uint64_t rec;
-    if (!head || !read_node(l, head, &rec, &prev) || rec == no_release())
-        return 0;
-    return (rec & SC_RULES_REC_SET) && (rec & SC_DEV_REC_WEAK)
-               ? DEV_CAUSE_NON_STRONG_SYNC + 1u
-               : attempt_cause(info, DEV_CAUSE_MISSING_FENCE, DEV_CAUSE_LOCK_NO_FENCE);
 }
 
 /* What a strong or release access does to synchronization before it is checked: a
@@ -1008,9 +1032,6 @@ extern "C" __device__ __noinline__ bool __scord_sync_access(ScDevLaunch *l, uint
         }
         th->pending[i] = key;
         th->pending_info[i] = info | (gives ? PENDING_GAVE : 0u);
-        uint32_t cause = gives ? 0 : read_attempt(l, key, info);
-        if (cause)
-            th->attempt = cause;
     }
     if (cls == SC_RULES_CLS_SREAD || (kind != SC_ABI_KIND_RMW && kind != SC_ABI_KIND_RED &&
                                       cls != SC_RULES_CLS_SWRITE))
@@ -1213,18 +1234,9 @@ static __device__ int scoped_cause(const ScDevLaunch *l, uint32_t slot, const Sc
     if (weak_flag && rules_is_strong(v->prev_cls))
         return DEV_CAUSE_NON_STRONG_SYNC;
     const ScDevThread *th = thread_state(l, slot);
-    if (th->attempt)
-        return (int)th->attempt - 1;
-    /* The access hook runs before its instruction: a compare-and-swap that took a lock
-     * given back meanwhile read the lock's chain before the release was published on
-     * it (seen: global_lock_acquire_fence_race's second holder named no lock). Read
-     * again what the flags not acquired since hold now. */
-    for (uint32_t i = 0; i < SC_DEV_PENDING; i++) {
-        uint32_t info = th->pending_info[i];
-        uint32_t cause = th->pending[i] && !(info & PENDING_GAVE) ? read_attempt(l, th->pending[i], info) : 0;
-        if (cause)
-            return (int)cause - 1;
-    }
+    uint32_t attempt = latest_attempt(l, th);
+    if (attempt)
+        return (int)attempt - 1;
     bool lock = th->lock_user || (acq_flags & ACQ_LOCK);
     /* v names the recorder, whose block the walk compared records with. */
     if (acq_flags & ACQ_NARROW)
