@@ -1249,6 +1249,15 @@ static __device__ int scoped_cause(const ScDevLaunch *l, uint32_t slot, const Sc
         return (int)(acq_flags >> 16) - 1;
     if (lock && cause == DEV_CAUSE_UNSYNCHRONIZED_BLOCKS)
         return DEV_CAUSE_LOCK_MISSING;
+    /* Warps of one block that synchronize through memory (an mbarrier, a flag): the
+     * pattern lacks a release or an acquire (a wait), not a barrier. Either side may be
+     * the one that has used one by then: which access of the pair a run checks second
+     * varies. prev_tid names the recorder, a thread of this block. */
+    if (cause == DEV_CAUSE_MISSING_BARRIER) {
+        const ScDevThread *o = th - thread_linear() + (v->prev_tid < l->threads_per_block ? v->prev_tid : 0);
+        if (th->release || th->last_acq || o->release || o->last_acq)
+            return lock ? DEV_CAUSE_LOCK_NO_FENCE : DEV_CAUSE_MISSING_FENCE;
+    }
     return cause;
 }
 

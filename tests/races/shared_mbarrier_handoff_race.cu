@@ -3,12 +3,13 @@
 // warps arrive too and wait for the phase to complete (mbarrier.try_wait: an acquire)
 // before they read the tile. No __syncthreads orders the tile: the mbarrier does.
 // Here the consumers read the tile before their wait: nothing orders warp 0's stores
-// before those reads.
+// before those reads. Cause: missing_fence, synchronization through the mbarrier that
+// lacks its acquire (the wait) before the read.
 // SCORD-CATEGORY: 12
 // SCORD-REQUIRES: sm_90
 // SCORD-PTX-TARGETS: sm_90 sm_90a
 // SCORD-EXPECT: 1 race
-// SCORD-CAUSE: A missing_barrier
+// SCORD-CAUSE: A missing_fence
 #include <cuda/barrier>
 #include <utility>
 
