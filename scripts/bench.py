@@ -37,8 +37,8 @@ WORKLOAD_DIR = REPO / "bench" / "workloads"
 # Every workload, in the order they run. The racecheck runs come after all native and
 # scord runs in this order too, cheapest first, so that a time budget cuts the slow
 # ones (sgemm_tiled takes racecheck tens of seconds per launch) rather than the rest.
-WORKLOADS = ("reduce_block", "histogram_shared", "scan", "transpose", "bfs", "stencil_2d",
-             "reduce_last_block", "histogram_locked", "sgemm_tiled")
+WORKLOADS = ("reduce_block", "histogram_shared", "scan", "transpose", "transpose_mbarrier", "bfs",
+             "stencil_2d", "reduce_last_block", "histogram_locked", "sgemm_tiled")
 
 WARMUP = 1
 # racecheck runs one timed iteration and no warm-up: its launches are slow enough.
