@@ -7,11 +7,11 @@
 // result is compared in full with the input.
 #include <cuda/barrier>
 
-#include "bench.h"
+#include "transpose.h"
 
 #pragma nv_diag_suppress static_var_with_dynamic_init
 
-enum { N = 4096, TILE = 32, ROWS = 8, TILES = (N / TILE) * (N / TILE), BLOCKS = 1024 };
+enum { TILES = (N / TILE) * (N / TILE), BLOCKS = 1024 };
 
 __global__ void transpose_mbarrier(const unsigned *in, unsigned *out, int n)
 {
@@ -34,10 +34,6 @@ __global__ void transpose_mbarrier(const unsigned *in, unsigned *out, int n)
     }
 }
 
-typedef struct Transpose {
-    unsigned *in, *out;
-} Transpose;
-
 static void pipeline(BenchRun *run, void *ctx)
 {
     Transpose *t = (Transpose *)ctx;
@@ -48,33 +44,6 @@ static void pipeline(BenchRun *run, void *ctx)
 int main(int argc, char **argv)
 {
     static_assert(N % TILE == 0 && TILE % ROWS == 0 && TILES % BLOCKS == 0, "no partial tile or round");
-    BenchRun run;
-    bench_init(&run, "transpose_mbarrier", argc, argv);
-    size_t elems = (size_t)N * N, bytes = elems * sizeof(unsigned);
-    unsigned *in = (unsigned *)bench_host_alloc(&run, bytes);
-    unsigned *out = (unsigned *)bench_host_alloc(&run, bytes);
-    uint64_t seed = 0x5eed0a01;
-    for (size_t i = 0; i < elems; i++)
-        in[i] = (unsigned)bench_rand(&seed);
-
-    Transpose t;
-    t.in = (unsigned *)bench_alloc(&run, bytes);
-    t.out = (unsigned *)bench_alloc(&run, bytes);
-    BENCH_CUDA(cudaMemcpy(t.in, in, bytes, cudaMemcpyHostToDevice));
-    bench_load((const void *)transpose_mbarrier);
-    bench_time(&run, pipeline, &t);
-    BENCH_CUDA(cudaMemcpy(out, t.out, bytes, cudaMemcpyDeviceToHost));
-
-    for (size_t row = 0; row < N; row++)
-        for (size_t col = 0; col < N; col++)
-            if (out[row * N + col] != in[col * N + row])
-                bench_die("transpose_mbarrier: out[%zu][%zu] is %u, expected %u", row, col,
-                          out[row * N + col], in[col * N + row]);
-    bench_checksum(&run, bench_fnv1a(out, bytes));
-    printf("transpose_mbarrier: ok (%dx%d)\n", N, N);
-    BENCH_CUDA(cudaFree(t.in));
-    BENCH_CUDA(cudaFree(t.out));
-    free(in);
-    free(out);
-    return 0;
+    return transpose_main(argc, argv, "transpose_mbarrier", 0x5eed0a01, (const void *)transpose_mbarrier,
+                          pipeline);
 }

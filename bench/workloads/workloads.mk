@@ -19,7 +19,7 @@ BENCHW_NVCCFLAGS := -O3 -lineinfo -std=c++17 -I$(BENCHW_SRC) \
 .PHONY: bench-progs
 bench-progs: $(addprefix $(BENCHW_OUT)/,$(BENCHW_PROGS))
 
-$(addprefix $(BENCHW_OUT)/,$(BENCHW_PROGS)): $(BENCHW_OUT)/%: $(BENCHW_SRC)/%.cu $(BENCHW_SRC)/bench.h
+$(addprefix $(BENCHW_OUT)/,$(BENCHW_PROGS)): $(BENCHW_OUT)/%: $(BENCHW_SRC)/%.cu $(wildcard $(BENCHW_SRC)/*.h)
 	@mkdir -p $(@D)
 	$(NVCC) $(BENCHW_NVCCFLAGS) -o $@ $<
 
