@@ -1076,6 +1076,76 @@ extern "C" __device__ void __scord_fence(uint32_t site, uint32_t info)
         __scord_release(l, slot, scope);
 }
 
+/* ---- second readers (docs/rules.md section 11) ---------------------------------- */
+
+static __device__ __forceinline__ ScDevMove *move_entry(const ScDevLaunch *l, const uint64_t *word)
+{
+    return (ScDevMove *)l->moves + (mix64((uint64_t)word) & ((1u << SC_DEV_MOVES_BITS) - 1u));
+}
+
+static __device__ __forceinline__ uint64_t move_check(const ScDevLaunch *l, uint64_t key, uint64_t before,
+                                                      uint64_t moved, uint64_t rec)
+{
+    return mix64(key ^ mix64(before ^ mix64(moved ^ mix64(rec ^ l->launch_tag))));
+}
+
+/* The word as the move that left `now` on `word` found it, or 0: no move left `now`
+ * there (or its entry was taken over). */
+static __device__ uint64_t moved_from(const ScDevLaunch *l, const uint64_t *word, uint64_t now, uint64_t *rec)
+{
+    ScDevMove *e = move_entry(l, word);
+    uint64_t key = load_gpu64(&e->key), before = load_gpu64(&e->before);
+    uint64_t moved = load_gpu64(&e->moved), r = load_gpu64(&e->rec), check = load_gpu64(&e->check);
+    if (key != (uint64_t)word || moved != now || check != move_check(l, key, before, moved, r))
+        return 0;
+    *rec = r;
+    return before;
+}
+
+/* The access turned `old` into `next` with release record `rec` covering the
+ * recorder of `old` (0: none), or as a second reader (`moved`: ScRulesAccess.moved).
+ * A move (sc_rules_moved) is noted for the threads that took the same release, with
+ * the record: a second reader must hold it (__scord_acquired_cover). After a second
+ * reader, the entry goes on with `next` while its LSYNC classes are still the move's. */
+extern "C" __device__ __noinline__ void __scord_note_move(const ScDevLaunch *l, const uint64_t *word, bool moved,
+                                                          uint64_t rec, uint64_t old, uint64_t next)
+{
+    uint64_t before = old;
+    if (moved ? next == old || !sc_rules_moved_kept(old, next) || !(before = moved_from(l, word, old, &rec))
+              : !rec || !sc_rules_moved(old, next))
+        return;
+    volatile ScDevMove *e = move_entry(l, word);
+    e->key = (uint64_t)word;
+    e->before = before;
+    e->moved = next;
+    e->rec = rec;
+    e->check = move_check(l, (uint64_t)word, before, next, rec);
+}
+
+/* The calling thread as the rules relate it to a recorder: who it is and its clocks
+ * (passed as values: a pointer to the caller's ScRulesAccess, in local memory, makes
+ * the compiler clone the callee). */
+static __device__ __forceinline__ ScRulesAccess thread_clocks(uint32_t bar_now, uint32_t bar_own,
+                                                              const uint16_t *bar_seen, uint32_t sync_now,
+                                                              uint32_t sync_floor, const uint16_t *sync_seen)
+{
+    ScRulesAccess c;
+    c.cls = c.scope = c.mask = 0;
+    c.tid = thread_linear();
+    c.blk = block_linear();
+    c.bar_now = (uint16_t)bar_now;
+    c.bar_own = (uint16_t)bar_own;
+    c.bar_seen = bar_seen;
+    c.sync_now = (uint16_t)sync_now;
+    c.sync_floor = (uint16_t)sync_floor;
+    c.sync_seen = sync_seen;
+    c.hint = 0; /* blocks that share the word's block bits are taken as one */
+    c.acq = 0;
+    c.n_acq = 0;
+    c.moved = 0;
+    return c;
+}
+
 /* The release this thread has taken, or its block's threads took before a barrier or
  * __syncwarp it passed since, that covers the accesses of the recorder (s) of the
  * shadow word `old`, looked for only when the rules need one. The usable chains are
@@ -1098,23 +1168,16 @@ extern "C" __device__ void __scord_fence(uint32_t site, uint32_t info)
 #define ACQ_RECORDER_BLOCK 2u
 #define ACQ_NARROW 4u
 #define ACQ_TRUSTED (1u << 31)
-extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLaunch *l, uint32_t slot, uint64_t old,
-                                                                  int cls, uint32_t bar_now, uint32_t bar_own,
+extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLaunch *l, uint32_t slot,
+                                                                  const uint64_t *word, uint64_t old, int cls,
+                                                                  uint32_t bar_now, uint32_t bar_own,
                                                                   const uint16_t *bar_seen, uint32_t sync_now,
                                                                   uint32_t sync_floor, const uint16_t *sync_seen)
 {
     ScDevBlock *b = block_state(l, slot);
     uint32_t n_set = load_cta32(&b->acq_next), flags = 0, budget = ACQ_WALK_QUIET;
-    ScRulesAccess clocks;
+    ScRulesAccess clocks = thread_clocks(bar_now, bar_own, bar_seen, sync_now, sync_floor, sync_seen);
     const ScRulesAccess *r = &clocks;
-    clocks.tid = thread_linear();
-    clocks.blk = block_linear();
-    clocks.bar_now = (uint16_t)bar_now;
-    clocks.bar_own = (uint16_t)bar_own;
-    clocks.bar_seen = bar_seen;
-    clocks.sync_now = (uint16_t)sync_now;
-    clocks.sync_floor = (uint16_t)sync_floor;
-    clocks.sync_seen = sync_seen;
     ScRulesState st = sc_rules_decode(old);
     const ScRulesState *s = &st;
     thread_state(l, slot)->acq_flags = 0;
@@ -1134,9 +1197,21 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
      * before the new one (ACQ_MOVE) where that is cheap. Read whole for every such
      * access, they made each read of a word its block's other threads had read walk
      * the whole set for nothing (reduce_last_block 6.9x slower at 883c4e7). */
-    for (int c = 0; c < SC_RULES_NCLS; c++)
-        if ((rules_is_write(c) || rules_is_write(cls)) && !rules_ordered_clocks(&rel, s->reach[c]))
+    bool lsync_conflicts = false;
+    for (int c = 0; c < SC_RULES_NCLS; c++) {
+        if ((rules_is_write(c) || rules_is_write(cls)) && !rules_ordered_clocks(&rel, s->reach[c])) {
             budget = ACQ_WALK_TOTAL;
+            lsync_conflicts |= s->reach[c] == SC_RULES_POS_LSYNC;
+        }
+    }
+    /* Second readers: when a move left `old` on the word (0: a byte cell) and its LSYNC
+     * classes would race, is this thread ordered after them where the word the move
+     * found (`before`) held them: through its clocks, or through a record of the
+     * chains below? */
+    uint64_t before = 0, mover_rec = 0;
+    bool holds_mover_rec = false;
+    if (word && lsync_conflicts)
+        before = moved_from(l, word, old, &mover_rec);
     uint32_t w = r->tid / WARP_SIZE;
     uint64_t partial = 0;
     /* First the chain this thread took last, which the block's set may have lost to
@@ -1193,6 +1268,7 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
                                 !(rec & SC_DEV_REC_FLAG_CTA));
                 if ((rec & SC_RULES_REC_SET) && !(rec & SC_DEV_REC_WEAK)) {
                     uint64_t taken = rec & ~(SC_DEV_REC_WEAK | SC_DEV_REC_FLAG_CTA);
+                    holds_mover_rec |= reaches && taken == mover_rec;
                     int covers = sc_rules_release_covers(taken, s);
                     if (covers == SC_RULES_COVERS_ALL && reaches)
                         return taken;
@@ -1216,6 +1292,12 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
         }
     }
     thread_state(l, slot)->acq_flags = flags;
+    if (before) {
+        clocks.acq = &mover_rec;
+        clocks.n_acq = holds_mover_rec ? 1u : 0u;
+        if (sc_rules_moved_ordered(before, old, sc_rules_ordered_positions(before, &clocks)))
+            partial |= SC_DEV_COVER_MOVED;
+    }
     return partial;
 }
 
@@ -1622,11 +1704,14 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
         }
         r->hint = site;
         r->n_acq = 0;
-        if (a->acquired && (cover = __scord_acquired_cover(a->l, a->slot, old, r->cls, r->bar_now, r->bar_own,
-                                                           r->bar_seen, r->sync_now, r->sync_floor,
-                                                           r->sync_seen))) {
+        r->moved = 0;
+        if (a->acquired && (cover = __scord_acquired_cover(a->l, a->slot, sh->cell ? 0 : sh->word, old, r->cls,
+                                                           r->bar_now, r->bar_own, r->bar_seen, r->sync_now,
+                                                           r->sync_floor, r->sync_seen))) {
+            r->moved = (cover & SC_DEV_COVER_MOVED) != 0;
+            cover &= ~SC_DEV_COVER_MOVED;
             r->acq = &cover;
-            r->n_acq = 1;
+            r->n_acq = cover != 0;
         }
         int res = decide(r, sh->cell, old, &next, &v);
         if (res == SC_RULES_UNCHANGED &&
@@ -1638,6 +1723,8 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
             *marker = next;
             return res;
         }
+        if ((r->n_acq || r->moved) && (res == SC_RULES_OK || res == SC_RULES_WARN) && !sh->cell)
+            __scord_note_move(a->l, sh->word, r->moved, r->n_acq ? cover : 0, old, next);
         if (res == SC_RULES_RACE || res == SC_RULES_WARN)
             report(a, r, &v, old, site, byte, !sh->cell,
                    a->acquired ? thread_state(a->l, a->slot)->acq_flags : 0u);
@@ -1844,6 +1931,7 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     }
     a.rules.acq = 0;
     a.rules.n_acq = 0;
+    a.rules.moved = 0;
     a.acquired = load_cta32(&block_state(l, slot)->acq_next) != 0;
     /* Byte k of the access lies in word (addr % 4 + k) / 4 of it. */
     uint32_t first = (uint32_t)(addr & 3), end = first + size;

@@ -164,12 +164,25 @@ typedef struct ScDevSyncNode {
  * synchronization), or cta-scoped (no morally strong partner in another block). */
 #define SC_DEV_REC_WEAK ((uint64_t)1 << 62)
 #define SC_DEV_REC_FLAG_CTA ((uint64_t)1 << 61)
+/* __scord_acquired_cover's answer: the word's moved classes are ordered (beside the
+ * record, if any). */
+#define SC_DEV_COVER_MOVED ((uint64_t)1 << 63)
 
 SC_HD static inline uint32_t sc_dev_sync_tag(uint64_t key)
 {
     uint32_t t = (uint32_t)(key ^ key >> 29);
     return t ? t : 1u;
 }
+
+/* A shadow word as a move found it and as it left it (docs/rules.md section 11,
+ * "Second readers"), by the shadow word's address, and the release record that
+ * ordered the word's recorder before the mover. `check` ties the fields together and
+ * to the launch, so an entry torn by two writers or left by an earlier launch reads
+ * as none (the table is not cleared between launches). */
+typedef struct ScDevMove {
+    uint64_t key, before, moved, rec, check;
+} ScDevMove;
+#define SC_DEV_MOVES_BITS 16
 
 /* Flags read strongly that an acquire may take a release from. */
 #define SC_DEV_PENDING 2
@@ -282,6 +295,7 @@ typedef struct ScDevLaunch {
     uint32_t pad_;
     uint64_t unsplit_accesses;   /* device-incremented: accesses not checked because the
                                     split pool ran out (not in unchecked_accesses) */
+    uint64_t moves;              /* ScDevMove[1 << SC_DEV_MOVES_BITS] */
 } ScDevLaunch;
 
 #endif

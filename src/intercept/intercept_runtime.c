@@ -75,7 +75,8 @@ static bool rt_setup(const ScDrvRt *d)
         !dev_zalloc(d, DIR_ENTRIES * sizeof(uint64_t), &rt->dir) ||
         !dev_zalloc(d, rt->records_cap * sizeof(ScDevRecord), &rt->records) ||
         !dev_zalloc(d, SYNC_TABLE_BYTES, &rt->sync_table) ||
-        !dev_zalloc(d, ((size_t)1 << SC_DEV_SYNC_NODES_BITS) * sizeof(ScDevSyncNode), &rt->sync_nodes)) {
+        !dev_zalloc(d, ((size_t)1 << SC_DEV_SYNC_NODES_BITS) * sizeof(ScDevSyncNode), &rt->sync_nodes) ||
+        !dev_zalloc(d, ((size_t)1 << SC_DEV_MOVES_BITS) * sizeof(ScDevMove), &rt->moves)) {
         rt->failed = true;
         sc_log("scord: cannot set up the device runtime (out of device memory?); nothing "
                "will be checked\n");
@@ -407,6 +408,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         .cache_bits = rt->cache_bits,
         .sync_table = rt->sync_table,
         .sync_nodes = rt->sync_nodes,
+        .moves = rt->moves,
     };
     ok = ok && d.htod(rt->launch, &desc, sizeof desc) == CUDA_SUCCESS;
     pthread_mutex_unlock(&sc_ctx.lock);

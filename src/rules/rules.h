@@ -60,7 +60,9 @@
     X(ACQ_ORDERED)        /* an acquired release orders the recorder before the accessor */ \
     X(ACQ_MOVE)           /* classes ordered only by an acquired release become LSYNC */ \
     X(ACQ_BEFORE)         /* a release covers what syncs ordered before its releaser's
-                             later access */
+                             later access */                                            \
+    X(ACQ_MOVED)          /* a second thread that took a release takes what a move of
+                             the first left at LSYNC as ordered */
 
 enum {
 #define SC_RULES_COV_ENUM(name) SC_RULES_COV_##name,
@@ -265,6 +267,10 @@ typedef struct ScRulesAccess {
      * access one of them covers is ordered before this access, even across blocks. */
     const uint64_t *acq;
     uint32_t n_acq;
+    /* The word's LSYNC classes are ordered before this access: they are what a move
+     * (ACQ_MOVE) of another thread left there, and this thread is ordered after them
+     * as they were before the move (sc_rules_moved_ordered; "Second readers"). */
+    uint8_t moved;
 } ScRulesAccess;
 
 /* ---- The shadow word ------------------------------------------------------------- */
@@ -723,6 +729,10 @@ SC_HD static inline RulesRel rules_relate(const ScRulesState *s, const ScRulesAc
     RulesRel r = rules_relate_clocks(s, a);
     for (uint32_t i = 0; i < a->n_acq && !r.same_thr && r.acq != SC_RULES_COVERS_ALL; i++)
         r.acq |= sc_rules_release_covers(a->acq[i], s);
+    if (a->moved && !r.same_thr) {
+        SC_RULES_COV(ACQ_MOVED);
+        r.acq |= 1 << SC_RULES_POS_LSYNC;
+    }
     return r;
 }
 
@@ -1281,6 +1291,78 @@ SC_HD static inline int sc_rules_access_cell(uint64_t old, const ScRulesAccess *
     if (v->result == SC_RULES_OK && *out == old)
         v->result = SC_RULES_UNCHANGED;
     return v->result;
+}
+
+/* ---- Second readers ---------------------------------------------------------------- */
+
+/* A word keeps one recorder. Once a thread that took a release has read a word the
+ * releaser wrote, the releaser's accesses are LSYNC of that reader (ACQ_MOVE), and a
+ * second thread that took the same release is not ordered after them: a false alarm
+ * (the grid's blocks reading a total their last block published). The runtime keeps,
+ * off the shadow, the word as a move found it (`before`) and the word the move left
+ * (`moved`). While the shadow still holds `moved`, nothing joined the history since
+ * the move, so its LSYNC classes hold only accesses of `before` (the mover's own class
+ * is at SELF or above). A thread ordered after each of them as `before` placed them
+ * may take them as ordered (ScRulesAccess.moved); the word it leaves keeps the pair
+ * for a third thread if its LSYNC classes are still only those (sc_rules_moved_kept).
+ * docs/rules.md section 11. */
+
+/* Did the access that turned `old` into `next` move it: another thread is recorded,
+ * and `next` holds a class at LSYNC (what a release ordered before the mover)? */
+SC_HD static inline int sc_rules_moved(uint64_t old, uint64_t next)
+{
+    ScRulesState o = sc_rules_decode(old), n = sc_rules_decode(next);
+    if (sc_rules_is_split(next) || (o.lane == n.lane && o.warp == n.warp && o.blk == n.blk))
+        return 0;
+    for (int c = 0; c < SC_RULES_NCLS; c++)
+        if (n.reach[c] == SC_RULES_POS_LSYNC)
+            return 1;
+    return 0;
+}
+
+/* The positions of the history of word w that are ordered before access a, through
+ * its clocks or its records (a->acq), a bit per ScRulesPos. */
+SC_HD static inline int sc_rules_ordered_positions(uint64_t w, const ScRulesAccess *a)
+{
+    ScRulesState s = sc_rules_decode(w);
+    RulesRel r = rules_relate(&s, a);
+    int set = 0;
+    for (unsigned p = SC_RULES_POS_BSYNC; p <= SC_RULES_POS_GRID; p++)
+        if (rules_ordered(&r, p))
+            set |= 1 << p;
+    return set;
+}
+
+/* May a thread to which the positions `ordered` of `before` are ordered take the
+ * LSYNC classes of `moved` as ordered before it: there are some, and each class there
+ * is one `before` holds at an ordered position? (A class keeps its latest position
+ * only; the rules take it as ordered when that one is, and so does this.) */
+SC_HD static inline int sc_rules_moved_ordered(uint64_t before, uint64_t moved, int ordered)
+{
+    ScRulesState b = sc_rules_decode(before), m = sc_rules_decode(moved);
+    int any = 0;
+    for (int c = 0; c < SC_RULES_NCLS; c++) {
+        if (m.reach[c] != SC_RULES_POS_LSYNC)
+            continue;
+        if (b.reach[c] == SC_RULES_POS_NONE || !((ordered >> b.reach[c]) & 1))
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
+/* Does `next`, what an access left on `moved`, hold at LSYNC only classes that
+ * `moved` held there (no access of the movers joined them), so that the pair may go
+ * on with `next` in place of `moved`? */
+SC_HD static inline int sc_rules_moved_kept(uint64_t moved, uint64_t next)
+{
+    if (sc_rules_is_split(next))
+        return 0;
+    ScRulesState m = sc_rules_decode(moved), n = sc_rules_decode(next);
+    for (int c = 0; c < SC_RULES_NCLS; c++)
+        if (n.reach[c] == SC_RULES_POS_LSYNC && m.reach[c] != SC_RULES_POS_LSYNC)
+            return 0;
+    return 1;
 }
 
 #endif

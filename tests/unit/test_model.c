@@ -198,6 +198,9 @@ typedef struct Mem {
     uint8_t split[2];
     uint8_t taint[2]; /* a race was decided on the word: from then on only soundness */
     uint8_t acquired[2]; /* an acquired release ordered an access of the word's history */
+    /* The runtime's second readers (devrt.cu, __scord_note_move): per word, what the
+     * last move found and left, and the record that covered the recorder it found. */
+    uint64_t move_before[2], move_after[2], move_rec[2];
     SyncState sync;
 } Mem;
 
@@ -294,6 +297,7 @@ static ScRulesAccess sut_access_desc(const Sim *s, int t, const Op *op, unsigned
     a.hint = 0;
     a.acq = NULL;
     a.n_acq = 0;
+    a.moved = 0;
     return a;
 }
 
@@ -434,6 +438,81 @@ static void note_state(uint64_t w)
     seen_state[k >> 3] |= (uint8_t)(1u << (k & 7u));
 }
 
+/* The record the runtime's walk returns for access a on word w (__scord_acquired_cover):
+ * none when the thread's clocks order the recorder; else the first of a's records that
+ * covers all of it, or else the first that covers part of it. */
+static uint64_t sut_cover(uint64_t w, const ScRulesAccess *a)
+{
+    if (sc_rules_is_split(w) || !(w & ~SC_RULES_MASK_FIELD))
+        return 0;
+    ScRulesState st = sc_rules_decode(w);
+    RulesRel rel = rules_relate_clocks(&st, a);
+    if (rel.same_thr || rules_ordered_clocks(&rel, SC_RULES_POS_SELF))
+        return 0;
+    uint64_t partial = 0, all = 0;
+    unsigned long hits[64];
+    memcpy(hits, cov_hits, sizeof hits); /* the rules' branches as decisions reach them */
+    for (uint32_t i = 0; i < a->n_acq && !all; i++) {
+        int c = sc_rules_release_covers(a->acq[i], &st);
+        if (c == SC_RULES_COVERS_ALL)
+            all = a->acq[i];
+        if (c && !partial)
+            partial = a->acq[i];
+    }
+    memcpy(cov_hits, hits, sizeof hits);
+    return all ? all : partial;
+}
+
+/* Does the runtime let access a take word w's LSYNC classes as ordered (ScRulesAccess
+ * .moved): a move left w as it is, an LSYNC class conflicts with a and its clocks do
+ * not order it, and a is ordered after those classes where the word the move found
+ * held them, through its clocks or the move's record if a holds it. */
+static int sut_moved(const Mem *m, int w, const ScRulesAccess *a)
+{
+    uint64_t now = m->word[w];
+    if (!m->move_after[w] || m->move_after[w] != now)
+        return 0;
+    ScRulesState st = sc_rules_decode(now);
+    RulesRel rel = rules_relate_clocks(&st, a);
+    if (rel.same_thr || rules_ordered_clocks(&rel, SC_RULES_POS_LSYNC))
+        return 0;
+    int conflicts = 0;
+    for (int c = 0; c < SC_RULES_NCLS; c++)
+        conflicts |= st.reach[c] == SC_RULES_POS_LSYNC && (rules_is_write(c) || rules_is_write(a->cls));
+    if (!conflicts)
+        return 0;
+    ScRulesAccess x = *a;
+    uint64_t rec = m->move_rec[w];
+    x.acq = &rec;
+    x.n_acq = 0;
+    for (uint32_t i = 0; i < a->n_acq; i++)
+        if (a->acq[i] == rec)
+            x.n_acq = 1;
+    x.moved = 0;
+    unsigned long hits[64];
+    memcpy(hits, cov_hits, sizeof hits);
+    int ordered = sc_rules_moved_ordered(m->move_before[w], now, sc_rules_ordered_positions(m->move_before[w], &x));
+    memcpy(cov_hits, hits, sizeof hits);
+    return ordered;
+}
+
+/* After access a turned word w from `old` into `next` (no race): note a move, or go
+ * on with the one it took as a second reader, as __scord_note_move does. */
+static void sut_note_move(Mem *m, int w, const ScRulesAccess *a, uint64_t old, uint64_t next)
+{
+    if (a->moved) {
+        if (next != old && sc_rules_moved_kept(old, next))
+            m->move_after[w] = next;
+        return;
+    }
+    uint64_t rec = sut_cover(old, a);
+    if (rec && sc_rules_moved(old, next)) {
+        m->move_before[w] = old;
+        m->move_after[w] = next;
+        m->move_rec[w] = rec;
+    }
+}
+
 /* Runs one access through the shadow as the runtime would: word, or byte cells once
  * the word is split. The verdict is the first race, else the first warning. */
 static int sut_access(Sim *s, int t, const Op *op, ScRulesVerdict *out)
@@ -464,6 +543,7 @@ static int sut_access(Sim *s, int t, const Op *op, ScRulesVerdict *out)
         uint32_t id = (uint32_t)s->ref.naccess - 1; /* mr_access went first */
         /* Like the runtime, always ask the word first: a split word says so. */
         a.hint = s->mem.site[w];
+        a.moved = s->suite->scoped && !s->mem.split[w] && sut_moved(&s->mem, w, &a);
         r[0] = sc_rules_access(s->mem.word[w], &a, &n, &v);
         if (s->mem.split[w] && r[0] != SC_RULES_SPLIT)
             return -1;
@@ -473,6 +553,8 @@ static int sut_access(Sim *s, int t, const Op *op, ScRulesVerdict *out)
                     return -1; /* the contract: UNCHANGED leaves the word as it is */
                 nm[0] = v.prev_exact ? sc_rules_site_of(a.hint, v.prev_cls) : SC_RULES_SITE_NONE;
                 s->mem.site[w] = sc_rules_site_next(s->mem.site[w], s->mem.word[w], n, &a, id, 0);
+                if (s->suite->scoped && (r[0] == SC_RULES_OK || r[0] == SC_RULES_WARN))
+                    sut_note_move(&s->mem, w, &a, s->mem.word[w], n);
                 s->mem.word[w] = n;
                 note_state(n);
                 vs[0] = v;

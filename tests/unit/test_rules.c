@@ -56,6 +56,7 @@ static ScRulesAccess mk(uint32_t blk, uint32_t tid, int cls, int scope, unsigned
     a.hint = 0;
     a.acq = NULL;
     a.n_acq = 0;
+    a.moved = 0;
     return a;
 }
 
@@ -719,6 +720,53 @@ TEST(releaser_reading_its_value_again_keeps_it_covered)
     CHECK_INT(SC_RULES_RACE, run(&y, acquiring(mk(1, 0, R, NONE, 0xf), &rec, 1), &v));
 }
 
+/* Second readers: blocks 1, 3 and 2 take one release of block 0 and read its write.
+ * The word keeps one recorder, so the second is not ordered after the write the
+ * first one's move left at LSYNC; with the word before the move and the release, it
+ * may take it as ordered (ScRulesAccess.moved), and so may a third. A writer that
+ * took the release still races with the readers, and a reader that took nothing is
+ * not ordered. */
+TEST(second_reader_of_a_release_takes_what_the_move_left)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0, n;
+    world(0, 0);
+    run(&x, mk(0, 0, W, NONE, 0xf), &v);
+    uint64_t rec = release_of(0, 0, 1), before = x;
+    CHECK_INT(SC_RULES_OK, run(&x, acquiring(mk(1, 0, R, NONE, 0xf), &rec, 1), &v));
+    CHECK(sc_rules_moved(before, x));
+    uint64_t moved = x;
+    ScRulesAccess second = acquiring(mk(3, 0, R, NONE, 0xf), &rec, 1);
+    CHECK_INT(SC_RULES_RACE, sc_rules_access(moved, &second, &n, &v));
+    CHECK(sc_rules_moved_ordered(before, moved, sc_rules_ordered_positions(before, &second)));
+    ScRulesAccess none = mk(3, 32, R, NONE, 0xf);
+    CHECK(!sc_rules_moved_ordered(before, moved, sc_rules_ordered_positions(before, &none)));
+    ScRulesAccess writer = acquiring(mk(3, 0, W, NONE, 0xf), &rec, 1);
+    writer.moved = 1;
+    CHECK_INT(SC_RULES_RACE, sc_rules_access(moved, &writer, &n, &v));
+    second.moved = 1;
+    CHECK_INT(SC_RULES_OK, run(&x, second, &v));
+    CHECK(sc_rules_moved_kept(moved, x));
+    ScRulesAccess third = acquiring(mk(2, 0, R, NONE, 0xf), &rec, 1);
+    CHECK(sc_rules_moved_ordered(before, x, sc_rules_ordered_positions(before, &third)));
+    third.moved = 1;
+    CHECK_INT(SC_RULES_OK, run(&x, third, &v));
+    /* A thread of the mover's warp that its clocks order after the mover's read, and
+     * that writes, puts that read at LSYNC: the pair may not go on past it. */
+    world(0, 0);
+    x = 0;
+    run(&x, mk(0, 0, W, NONE, 0xf), &v);
+    rec = release_of(0, 0, 1);
+    before = x;
+    run(&x, acquiring(mk(1, 0, R, NONE, 0xf), &rec, 1), &v);
+    moved = x;
+    sc_rules_warp_sync(&wclk[1][0], 0x3u, 0);
+    ScRulesAccess mate = acquiring(mk(1, 1, SW, GPU, 0xf), &rec, 1);
+    mate.moved = 1;
+    CHECK_INT(SC_RULES_OK, run(&x, mate, &v));
+    CHECK(!sc_rules_moved_kept(moved, x));
+}
+
 int main(void)
 {
     RUN(layout_round_trip_at_limits);
@@ -748,5 +796,6 @@ int main(void)
     RUN(release_covers_barrier_ordered_accesses_of_other_warps);
     RUN(acquired_access_is_not_ordered_for_block_mates);
     RUN(releaser_reading_its_value_again_keeps_it_covered);
+    RUN(second_reader_of_a_release_takes_what_the_move_left);
     return TEST_REPORT();
 }
