@@ -84,4 +84,4 @@ check:
 clean:
 	rm -rf build
 
--include $(CORE_OBJS:.o=.d) $(PRELOAD_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
+-include $(CORE_OBJS:.o=.d) $(PRELOAD_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_BINS:=.d)

@@ -500,6 +500,8 @@ def ptx_class(instr):
     if parts[0] in ("atom", "red"):
         scope = next((s for s in SCOPES if s in mods), "gpu")
         return (f"atomic.{scope}", space)
+    if op.startswith(("cp.async.ca.", "cp.async.cg.")):
+        return ("write", "shared")  # and a read of global memory, which no tag names yet
     return None
 
 
@@ -1368,6 +1370,10 @@ def self_test():
     check(check_ptx(good, PTX_SAMPLE) == [], f"PTX check of the demo: {check_ptx(good, PTX_SAMPLE)}")
     wrong = parse_program("demo_race", SELF_TEST_GOOD.replace("race(A) read shared", "race(A) write shared"))
     check(len(check_ptx(wrong, PTX_SAMPLE)) == 1, "PTX check finds a wrong kind")
+    check(ptx_class("cp.async.cg.shared.global [%r1], [%rd2], 16, 16;") == ("write", "shared")
+          and ptx_class("cp.async.commit_group;") is None
+          and ptx_class("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 256, [%r4];")
+          is None, "PTX: a cp.async is a write of shared memory; groups and bulk copies are not tagged")
     check(requirement_met("sm_90", "9.0") and not requirement_met("sm_90", "8.0")
           and requirement_met("sm_90", "") and requirement_met("", "7.5"), "SCORD-REQUIRES decisions")
 

@@ -384,6 +384,8 @@ extern "C" __device__ void __scord_entry(uint32_t kernel)
     th->release_broken = 0;
     th->spin_addr = 0;
     th->spin_site = 0;
+    th->async_n = 0;
+    th->async_groups = 0;
 }
 
 /* ---- the block clock ------------------------------------------------------- */
@@ -437,12 +439,18 @@ extern "C" __device__ __noinline__ void __scord_complete_barrier(ScDevBlock *b, 
 
 /* ---- exit ------------------------------------------------------------------ */
 
+extern "C" __device__ void __scord_async_group(uint32_t op);
+
 extern "C" __device__ void __scord_exit(void)
 {
     uint32_t slot;
     ScDevLaunch *l = checked_block(&slot);
     if (!l)
         return;
+    /* Copies the thread never waited for complete after it is gone: nothing the others
+     * do after its exit is ordered after them. */
+    if (thread_state(l, slot)->async_n)
+        __scord_async_group(SC_ABI_ASYNC_ARRIVE);
     ScDevBlock *b = block_state(l, slot);
     uint32_t t = thread_linear();
     /* Release this thread's runtime writes before the slot can change hands, and
@@ -1870,6 +1878,22 @@ static __device__ bool read_clocks(ScRulesAccess *r, const ScDevLaunch *l, uint3
     return true;
 }
 
+/* The clocks of an asynchronous copy's thread when it issued the copy (the thread's
+ * async_issued), for the check of its write at completion: what the thread was
+ * not ordered after then races with the copy, which may have written any time since.
+ * Its rows are taken to know every warp and lane as far as its own warp did then
+ * (knowing more than the thread did can only hide a race). */
+static __device__ __forceinline__ void issue_clocks(ScRulesAccess *r, const ScDevLaunch *l, uint32_t slot)
+{
+    uint64_t issued = thread_state(l, slot)->async_issued;
+    const uint16_t *rows = (const uint16_t *)l->const_rows;
+    uint32_t own = SC_DEV_ASYNC_BAR_OWN(issued), now = SC_DEV_ASYNC_SYNC_NOW(issued);
+    r->bar_own = (uint16_t)own;
+    r->bar_seen = rows + 32 * (own % SC_DEV_CONST_ROWS);
+    r->sync_floor = (uint16_t)SC_DEV_ASYNC_SYNC_FLOOR(issued);
+    r->sync_seen = rows + 32 * (now % SC_DEV_CONST_ROWS);
+}
+
 static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slot, uint64_t addr,
                                                     uint32_t info, uint32_t site, int cls,
                                                     StorePeers peers, bool weak_flag)
@@ -1915,7 +1939,7 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
         a.base = addr & ~(uint64_t)3;
     }
     a.cur.site = site;
-    a.cur.info = (info & ~(7u << 18)) | space << 18;
+    a.cur.info = (info & ~(7u << 18 | SC_ABI_INFO_ASYNC)) | space << 18;
     a.cur.block = block_linear();
     a.cur.thread = thread_linear();
     if (peers.group & (peers.group - 1))
@@ -1929,6 +1953,8 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
         count_unchecked(l);
         return;
     }
+    if (info & SC_ABI_INFO_ASYNC)
+        issue_clocks(&a.rules, l, slot);
     a.rules.acq = 0;
     a.rules.n_acq = 0;
     a.rules.moved = 0;
@@ -1989,7 +2015,7 @@ static __device__ __forceinline__ bool repeated_attempt(ScDevThread *th, uint64_
  * scheduling converges them at the same PC), so the group is narrowed to the lanes of
  * this call's site before anything branches on what the site is: every lane of a group
  * then takes the same path through the warp-synchronous steps below. */
-extern "C" __device__ void __scord_access(uint64_t addr, uint32_t info, uint32_t site,
+extern "C" __device__ __noinline__ void __scord_access(uint64_t addr, uint32_t info, uint32_t site,
                                           uint64_t value)
 {
     uint32_t lanes = __match_any_sync(__activemask(), site);
@@ -2032,4 +2058,80 @@ extern "C" __device__ void __scord_sync(uint64_t addr, uint32_t info, uint32_t s
     ScDevLaunch *l = checked_block(&slot);
     if (l)
         __scord_sync_access(l, slot, addr, info, access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info)));
+}
+
+/* ---- asynchronous copies (docs/devrt.md, "Asynchronous copies") ------------------ */
+
+/* Completes pending copy i of the thread (removing it): the copy wrote its destination
+ * at some time between its issue and now, so it is checked as the thread's write with
+ * its clocks at the issue (what was not ordered before the issue races with it, a
+ * reader a barrier after the issue ordered included), then with its clocks now, which
+ * the word keeps (what will not be ordered after this point races with it). */
+extern "C" __device__ __noinline__ void __scord_async_complete(ScDevThread *th, uint32_t i)
+{
+    uint64_t e = th->async_copies[i];
+    th->async_issued = th->async_clocks[i];
+    for (uint32_t j = i + 1; j < th->async_n; j++) {
+        th->async_copies[j - 1] = th->async_copies[j];
+        th->async_clocks[j - 1] = th->async_clocks[j];
+    }
+    th->async_n--;
+    uint64_t dst = (uint64_t)__cvta_shared_to_generic(SC_DEV_ASYNC_OFF(e));
+    uint32_t info =
+        SC_ABI_INFO(SC_DEV_ASYNC_SIZE(e), SC_ABI_KIND_WRITE, SC_ABI_SEM_WEAK, SC_ABI_SCOPE_NONE, SC_ABI_SPACE_SHARED);
+    __scord_access(dst, info | SC_ABI_INFO_ASYNC, SC_DEV_ASYNC_SITE(e), 0);
+    __scord_access(dst, info, SC_DEV_ASYNC_SITE(e), 0);
+}
+
+/* A cp.async is issued (its source read and destination write are checked as of the
+ * instruction right after this): its write is checked again when a wait completes it.
+ * A pending copy of the thread to the same bytes is completed first, before the new
+ * write's check replaces the history it would be checked against (the program
+ * overwrites a stage it has not waited for). A thread with SC_DEV_ASYNC_COPIES copies
+ * pending already leaves the new one at its first check. */
+extern "C" __device__ void __scord_async_copy(uint64_t dst, uint32_t info, uint32_t site)
+{
+    uint32_t slot;
+    ScDevLaunch *l = checked_block(&slot);
+    if (!l || !__isShared((const void *)dst))
+        return;
+    ScDevThread *th = thread_state(l, slot);
+    uint32_t off = (uint32_t)__cvta_generic_to_shared((const void *)dst), size = SC_ABI_INFO_SIZE(info);
+    for (uint32_t i = th->async_n; i-- > 0;) {
+        uint64_t e = th->async_copies[i];
+        if (SC_DEV_ASYNC_OFF(e) < off + size && off < SC_DEV_ASYNC_OFF(e) + SC_DEV_ASYNC_SIZE(e))
+            __scord_async_complete(th, i);
+    }
+    ScRulesAccess r;
+    r.tid = thread_linear();
+    if (th->async_n == SC_DEV_ASYNC_COPIES || off >= (1u << 20) || !read_clocks(&r, l, slot)) {
+        atomicAdd((unsigned long long *)&l->async_unfollowed, 1ull);
+        return;
+    }
+    th->async_clocks[th->async_n] = SC_DEV_ASYNC_CLOCKS(r.bar_own, r.sync_now, r.sync_floor);
+    th->async_copies[th->async_n++] = SC_DEV_ASYNC_ENTRY(off, size, th->async_groups, site);
+}
+
+/* cp.async.commit_group closes the thread's open group; wait_group N completes every
+ * committed group but the newest N (copies not committed yet stay pending), wait_all
+ * commits and completes all; a cp.async.mbarrier.arrive (and the thread's exit)
+ * completes every copy. */
+extern "C" __device__ __noinline__ void __scord_async_group(uint32_t op)
+{
+    uint32_t slot;
+    ScDevLaunch *l = checked_block(&slot);
+    if (!l)
+        return;
+    ScDevThread *th = thread_state(l, slot);
+    if (op == SC_ABI_ASYNC_COMMIT || op == SC_ABI_ASYNC_WAIT_ALL)
+        th->async_groups = (th->async_groups + 1u) & 0xffu;
+    if (op == SC_ABI_ASYNC_COMMIT)
+        return;
+    for (uint32_t i = 0; i < th->async_n;) {
+        uint32_t age = (th->async_groups - SC_DEV_ASYNC_GROUP(th->async_copies[i])) & 0xffu; /* 0: not committed */
+        if (op <= SC_ABI_ASYNC_WAIT_MAX && age <= op)
+            i++;
+        else
+            __scord_async_complete(th, i);
+    }
 }

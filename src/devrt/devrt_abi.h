@@ -37,12 +37,30 @@
  *       before an mbarrier arrive (info: an 8-byte read-modify-write with the
  *       arrive's semantics and scope) or wait (an 8-byte read): the synchronization
  *       such an access makes on the object at addr, which is not itself checked.
+ *   __scord_async_copy(.b64 dst, .b32 info, .b32 site)
+ *       before a cp.async (after the __scord_access calls that check its source read
+ *       and its destination write as of the instruction): the destination write is
+ *       checked again when the copy completes (a wait of its group, a
+ *       cp.async.mbarrier.arrive, or the thread's exit). dst: the generic address of
+ *       the shared destination; info: that write's (size the cp-size); site: the
+ *       write's site.
+ *   __scord_async_group(.b32 op)
+ *       after cp.async.commit_group (op SC_ABI_ASYNC_COMMIT), cp.async.wait_group N
+ *       (op N), cp.async.wait_all (SC_ABI_ASYNC_WAIT_ALL), and before a
+ *       cp.async.mbarrier.arrive (SC_ABI_ASYNC_ARRIVE, then __scord_sync on the
+ *       mbarrier as an arrive): the copies it completes are checked as writes then.
  *
  * A predicated instruction's calls are skipped with a branch on the same
  * predicate, because the call sequence's st.param cannot be predicated.
  */
 
 #define SC_ABI_ALL_THREADS 0xffffffffu
+
+/* __scord_async_group's op, besides a wait_group's N (0 .. SC_ABI_ASYNC_WAIT_MAX). */
+#define SC_ABI_ASYNC_WAIT_MAX 0xfffffff0u
+#define SC_ABI_ASYNC_COMMIT 0xfffffffdu
+#define SC_ABI_ASYNC_WAIT_ALL 0xfffffffeu
+#define SC_ABI_ASYNC_ARRIVE 0xffffffffu
 
 /* info: bits 0..7 size in bytes (1..255; vector accesses give their whole size),
  * 8..10 kind, 11..14 semantics, 15..17 scope, 18..20 space, 21 an atom.cas or
@@ -88,5 +106,9 @@ enum {
 #define SC_ABI_INFO_SCOPE(info) (((info) >> 15) & 0x7u)
 #define SC_ABI_INFO_SPACE(info) (((info) >> 18) & 0x7u)
 #define SC_ABI_INFO_LOCK (1u << 21)
+/* Set by the runtime only, never by instrumented code: the write that completes an
+ * asynchronous copy, checked with the thread's clocks as they were when the copy was
+ * issued (ScDevThread.async_issued). */
+#define SC_ABI_INFO_ASYNC (1u << 22)
 
 #endif

@@ -187,6 +187,28 @@ typedef struct ScDevMove {
 /* Flags read strongly that an acquire may take a release from. */
 #define SC_DEV_PENDING 2
 
+/* A pending cp.async: its destination's shared offset (bits 0..19), its size in bytes
+ * (20..27), the thread's commits before it, modulo 256 (28..35: the group it joins),
+ * and its site (36..63, the site id + 1 folded to 28 bits: 0 names none); beside it,
+ * the thread's clocks when it was issued: its warp's own block-clock value, its warp
+ * clock's now and floor. */
+#define SC_DEV_ASYNC_COPIES 8
+#define SC_DEV_ASYNC_ENTRY(off, size, group, site)                                             \
+    ((uint64_t)(off) | (uint64_t)(size) << 20 | (uint64_t)((group)&0xffu) << 28 |             \
+     (uint64_t)((site) + 1u < (1u << 28) ? (site) + 1u : 0u) << 36)
+#define SC_DEV_ASYNC_OFF(e) ((uint32_t)(e)&0xfffffu)
+#define SC_DEV_ASYNC_SIZE(e) ((uint32_t)((e) >> 20) & 0xffu)
+#define SC_DEV_ASYNC_GROUP(e) ((uint32_t)((e) >> 28) & 0xffu)
+#define SC_DEV_ASYNC_SITE(e) ((uint32_t)((e) >> 36) - 1u)
+#define SC_DEV_ASYNC_CLOCKS(bar_own, sync_now, sync_floor)                                     \
+    ((uint64_t)(bar_own) | (uint64_t)(sync_now) << 16 | (uint64_t)(sync_floor) << 32)
+#define SC_DEV_ASYNC_BAR_OWN(c) ((uint32_t)(c)&0xffffu)
+#define SC_DEV_ASYNC_SYNC_NOW(c) ((uint32_t)((c) >> 16) & 0xffffu)
+#define SC_DEV_ASYNC_SYNC_FLOOR(c) ((uint32_t)((c) >> 32) & 0xffffu)
+/* Rows of a clock that know every warp or lane at one value v: row v of
+ * ScDevLaunch.const_rows, SC_DEV_CONST_ROWS of them, filled once by the host. */
+#define SC_DEV_CONST_ROWS 1024u
+
 /* Per-thread synchronization state, in the block's slot. */
 typedef struct ScDevThread {
     uint32_t bar_epoch;  /* block-wide barrier instances this thread has arrived at */
@@ -217,6 +239,13 @@ typedef struct ScDevThread {
     uint64_t spin_addr;
     uint32_t acq_flags;        /* what the last failed look for a covering release saw */
     uint32_t last_acq_meta;    /* SC_DEV_ACQ_META of the take of last_acq */
+    /* cp.async copies issued and not complete yet, oldest first (docs/devrt.md,
+     * "Asynchronous copies"): SC_DEV_ASYNC_ENTRY. */
+    uint64_t async_copies[SC_DEV_ASYNC_COPIES];
+    uint64_t async_clocks[SC_DEV_ASYNC_COPIES]; /* SC_DEV_ASYNC_CLOCKS of each */
+    uint64_t async_issued;     /* the clocks of the copy being completed */
+    uint32_t async_n;          /* entries of async_copies in use */
+    uint32_t async_groups;     /* cp.async groups this thread has committed */
 } ScDevThread;
 #define SC_DEV_ROW_STALE 0xffffffffu
 
@@ -296,6 +325,10 @@ typedef struct ScDevLaunch {
     uint64_t unsplit_accesses;   /* device-incremented: accesses not checked because the
                                     split pool ran out (not in unchecked_accesses) */
     uint64_t moves;              /* ScDevMove[1 << SC_DEV_MOVES_BITS] */
+    uint64_t async_unfollowed;   /* device-incremented: cp.async copies whose completion
+                                    was not checked (a thread had SC_DEV_ASYNC_COPIES
+                                    pending already) */
+    uint64_t const_rows;         /* uint16_t[SC_DEV_CONST_ROWS][32], row v all v */
 } ScDevLaunch;
 
 #endif

@@ -111,7 +111,7 @@ typedef struct ScInstrResult {
     ScInstrKernel *kernels;     /* in module order of the .entry definitions */
     uint32_t n_kernels;
     /* Calls inserted: */
-    uint32_t n_access, n_barrier, n_syncwarp, n_fence, n_mbarrier, n_entry, n_exit;
+    uint32_t n_access, n_barrier, n_syncwarp, n_fence, n_mbarrier, n_async, n_entry, n_exit;
     uint32_t n_unchecked;       /* sites recorded but not instrumented */
 } ScInstrResult;
 

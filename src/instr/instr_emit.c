@@ -319,6 +319,33 @@ static bool emit_fence(Emitter *e, const ScInstrEdit *ed)
     return insert(e, ed->stmt, true, in->guard, in->guard_negated);
 }
 
+static bool emit_async_copy(Emitter *e, const ScInstrEdit *ed)
+{
+    static const unsigned bits[] = {64, 32, 32};
+    e->code.len = 0;
+    if (!emit_addr(e, &ed->addr))
+        return false;
+    e->arg[1].len = e->arg[2].len = 0;
+    sc_buf_printf(&e->arg[1], "0x%x", ed->info);
+    sc_buf_printf(&e->arg[2], "%u", ed->site);
+    call_seq(e, "__scord_async_copy", bits, 3);
+    const ScPtxInstr *in = &ed->stmt->u.instr;
+    return insert(e, ed->stmt, false, in->guard, in->guard_negated);
+}
+
+/* After a commit or wait (the copies it waited for are complete then); before a
+ * cp.async.mbarrier.arrive, whose release must come after the copies' writes. */
+static bool emit_async_group(Emitter *e, const ScInstrEdit *ed)
+{
+    static const unsigned bits[] = {32};
+    e->code.len = 0;
+    e->arg[0].len = 0;
+    sc_buf_printf(&e->arg[0], "0x%x", ed->info);
+    call_seq(e, "__scord_async_group", bits, 1);
+    const ScPtxInstr *in = &ed->stmt->u.instr;
+    return insert(e, ed->stmt, ed->info != SC_ABI_ASYNC_ARRIVE, in->guard, in->guard_negated);
+}
+
 static bool emit_exit(Emitter *e, const ScInstrEdit *ed)
 {
     e->code.len = 0;
@@ -354,6 +381,10 @@ static bool emit_edit(Emitter *e, const ScInstrEdit *ed)
         return emit_sync(e, ed);
     case SC_INSTR_EDIT_EXIT:
         return emit_exit(e, ed);
+    case SC_INSTR_EDIT_ASYNC_COPY:
+        return emit_async_copy(e, ed);
+    case SC_INSTR_EDIT_ASYNC_GROUP:
+        return emit_async_group(e, ed);
     }
     return sc_err_set(e->err, "edit of unknown kind %d", (int)ed->kind);
 }

@@ -65,14 +65,16 @@ typedef enum ScInstrEditKind {
     SC_INSTR_EDIT_FENCE,   /* after a fence, or after an access that acquires */
     SC_INSTR_EDIT_SYNC,    /* before an mbarrier arrive or wait: its synchronization, no check */
     SC_INSTR_EDIT_EXIT,
+    SC_INSTR_EDIT_ASYNC_COPY,  /* before a cp.async: its destination write, checked again at completion */
+    SC_INSTR_EDIT_ASYNC_GROUP, /* after a cp.async commit or wait, before cp.async.mbarrier.arrive */
 } ScInstrEditKind;
 
 typedef struct ScInstrEdit {
     ScInstrEditKind kind;
     ScPtxStmt *stmt;
     uint32_t site;         /* the site id passed to the runtime */
-    uint32_t info;         /* ACCESS, FENCE, SYNC */
-    ScInstrAddr addr;      /* ACCESS, SYNC */
+    uint32_t info;         /* ACCESS, FENCE, SYNC, ASYNC_COPY; ASYNC_GROUP: the op (SC_ABI_ASYNC_*, or N) */
+    ScInstrAddr addr;      /* ACCESS, SYNC, ASYNC_COPY */
     ScInstrValue value;    /* ACCESS */
     ScInstrArg32 id, count; /* BARRIER: count is SC_ABI_ALL_THREADS when the instruction has none */
     bool arrive_only;      /* BARRIER: bar.arrive, no __scord_bar_pass */

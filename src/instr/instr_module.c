@@ -73,6 +73,10 @@ bool sc_instr_module(ScPtxModule *m, const ScInstrOpts *opts, ScInstrResult *res
                 case SC_INSTR_EDIT_EXIT:
                     res->n_exit++;
                     break;
+                case SC_INSTR_EDIT_ASYNC_COPY:
+                case SC_INSTR_EDIT_ASYNC_GROUP:
+                    res->n_async++;
+                    break;
                 }
         }
         for (uint32_t i = 0; i < res->n_sites; i++)

@@ -550,7 +550,12 @@ static bool plan_mbarrier(Planner *p, ScPtxStmt *s, const ScPtxMbar *b)
         mem.kind = SC_PTX_ACCESS_READ;
         break;
     case SC_PTX_MBAR_CP_ASYNC_ARRIVE:
-        return unchecked(p, s, SC_INSTR_UNCHECKED_MBARRIER, 0);
+        /* The arrive-on fires once the thread's earlier copies complete: they are
+         * checked as its writes here, and the arrive releases them. */
+        mem.kind = SC_PTX_ACCESS_RMW;
+        mem.sem = SC_PTX_SEM_RELEASE;
+        mem.scope = SC_PTX_SCOPE_CTA;
+        break;
     case SC_PTX_MBAR_INIT:
     case SC_PTX_MBAR_INVAL:
     case SC_PTX_MBAR_EXPECT_TX:
@@ -566,6 +571,11 @@ static bool plan_mbarrier(Planner *p, ScPtxStmt *s, const ScPtxMbar *b)
         return false;
     if (skip)
         return true;
+    if (b->op == SC_PTX_MBAR_CP_ASYNC_ARRIVE) {
+        ScInstrEdit done = {.kind = SC_INSTR_EDIT_ASYNC_GROUP, .stmt = s, .info = SC_ABI_ASYNC_ARRIVE};
+        if (!push_edit(p, &done))
+            return false;
+    }
     if (!sc_instr_add_site(p->sites, SC_INSTR_SITE_MBARRIER, SC_INSTR_UNCHECKED_NONE, s, e.info, &e.site, p->err) ||
         !push_edit(p, &e))
         return false;
@@ -576,6 +586,76 @@ static bool plan_mbarrier(Planner *p, ScPtxStmt *s, const ScPtxMbar *b)
         return refuse(p, s, "the mbarrier wait's result is not a predicate register");
     ScInstrEdit acq = {.kind = SC_INSTR_EDIT_FENCE, .stmt = s, .site = e.site, .info = e.info, .when = done};
     return push_edit(p, &acq);
+}
+
+/* cp.async copies global to shared memory asynchronously. Its source read and its
+ * destination write are checked as of the instruction (what is not ordered with the
+ * copy's start races with it), and the write again when the copy completes (what is
+ * not ordered with its end races too: a __syncthreads() with no wait before it).
+ * __scord_async_copy comes first: it completes an earlier copy of the thread to the
+ * same bytes before the new write is checked. A source size in a register, or
+ * ignore-src, leaves the bytes read unknown: the read is not checked. Bulk copies and
+ * their groups stay unchecked sites. */
+static bool plan_copy(Planner *p, ScPtxStmt *s, const ScPtxCopy *c)
+{
+    if (c->kind != SC_PTX_COPY_CP_ASYNC)
+        return unchecked(p, s, SC_INSTR_UNCHECKED_ASYNC, 0);
+    ScPtxMem dst = {.kind = SC_PTX_ACCESS_WRITE, .space = c->dst_space, .sem = SC_PTX_SEM_WEAK,
+                    .size = c->size, .addr_op = c->dst_op};
+    ScPtxMem src = {.kind = SC_PTX_ACCESS_READ, .space = c->src_space, .sem = SC_PTX_SEM_WEAK,
+                    .size = c->size, .addr_op = c->src_op};
+    if (c->src_size_op >= 0) {
+        const ScPtxOperand *o = &s->u.instr.ops[c->src_size_op];
+        src.size = o->kind != SC_PTX_OPND_INT ? 0 : o->u.i.bits < c->size ? (uint32_t)o->u.i.bits : c->size;
+    }
+    bool skip;
+    ScInstrEdit w = {.kind = SC_INSTR_EDIT_ASYNC_COPY, .stmt = s};
+    if (!pack_info(p, s, &dst, &w.info) || !plan_addr(p, s, &dst, &w.addr, &skip))
+        return false;
+    if (skip)
+        return true;
+    if (!sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, w.info, &w.site, p->err) ||
+        !push_edit(p, &w))
+        return false;
+    if (src.size) {
+        ScInstrEdit r = {.kind = SC_INSTR_EDIT_ACCESS, .stmt = s};
+        if (!pack_info(p, s, &src, &r.info) || !plan_addr(p, s, &src, &r.addr, &skip))
+            return false;
+        if (!skip && (!sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, r.info,
+                                         &r.site, p->err) ||
+                      !push_edit(p, &r)))
+            return false;
+    }
+    w.kind = SC_INSTR_EDIT_ACCESS;
+    return push_edit(p, &w);
+}
+
+/* cp.async.commit_group, wait_group N and wait_all: the runtime follows the thread's
+ * groups and checks the copies a wait completes. Bulk and wgmma groups stay
+ * unchecked sites. */
+static bool plan_group(Planner *p, ScPtxStmt *s, const ScPtxGroup *g)
+{
+    ScInstrEdit e = {.kind = SC_INSTR_EDIT_ASYNC_GROUP, .stmt = s};
+    switch (g->op) {
+    case SC_PTX_GROUP_CP_ASYNC_COMMIT:
+        e.info = SC_ABI_ASYNC_COMMIT;
+        break;
+    case SC_PTX_GROUP_CP_ASYNC_WAIT_ALL:
+        e.info = SC_ABI_ASYNC_WAIT_ALL;
+        break;
+    case SC_PTX_GROUP_CP_ASYNC_WAIT: {
+        uint64_t n = s->u.instr.ops[g->n_op].u.i.bits;
+        e.info = n > SC_ABI_ASYNC_WAIT_MAX ? SC_ABI_ASYNC_WAIT_MAX : (uint32_t)n;
+        break;
+    }
+    case SC_PTX_GROUP_BULK_COMMIT:
+    case SC_PTX_GROUP_BULK_WAIT:
+    case SC_PTX_GROUP_WGMMA_FENCE:
+    case SC_PTX_GROUP_WGMMA_COMMIT:
+    case SC_PTX_GROUP_WGMMA_WAIT:
+        return unchecked(p, s, SC_INSTR_UNCHECKED_ASYNC, 0);
+    }
+    return push_edit(p, &e);
 }
 
 static bool plan_barrier(Planner *p, ScPtxStmt *s, const ScPtxBarrier *b)
@@ -686,8 +766,9 @@ static bool plan_instr(Planner *p, ScPtxStmt *s)
     case SC_PTX_FAM_MBARRIER:
         return plan_mbarrier(p, s, &se.u.mbar);
     case SC_PTX_FAM_COPY:
+        return plan_copy(p, s, &se.u.copy);
     case SC_PTX_FAM_ASYNC_GROUP:
-        return unchecked(p, s, SC_INSTR_UNCHECKED_ASYNC, 0);
+        return plan_group(p, s, &se.u.group);
     case SC_PTX_FAM_CONTROL:
         return plan_control(p, s, &se.u.ctl);
     case SC_PTX_FAM_FENCE:

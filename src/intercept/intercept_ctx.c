@@ -231,6 +231,10 @@ static void write_summary(void)
             sc_log("scord: %llu accesses were not checked: their words needed a history per "
                    "byte and the split pool (%u words per launch) ran out\n",
                    (unsigned long long)sc_ctx.unsplit_accesses, SC_SPLIT_CAP);
+        if (sc_ctx.async_unfollowed)
+            sc_log("scord: %llu cp.async copies were checked as issued but not as completed: "
+                   "their threads had %u copies pending already\n",
+                   (unsigned long long)sc_ctx.async_unfollowed, SC_DEV_ASYNC_COPIES);
     }
     unsigned long races = 0;
     if (sc_ctx.report) {

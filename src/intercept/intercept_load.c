@@ -291,8 +291,8 @@ static const char *instrument(ScModuleRec *m, bool define)
     pthread_mutex_unlock(&sc_ctx.lock);
     if (ok)
         sc_vlog("scord: module instrumented: %u access, %u barrier, %u __syncwarp, %u fence, "
-                "%u mbarrier sites, %u kernels\n", res.n_access, res.n_barrier, res.n_syncwarp, res.n_fence,
-                res.n_mbarrier, res.n_kernels);
+                "%u mbarrier, %u async-copy sites, %u kernels\n", res.n_access, res.n_barrier, res.n_syncwarp,
+                res.n_fence, res.n_mbarrier, res.n_async, res.n_kernels);
     sc_instr_result_free(&res);
     return ok ? m->instr_ptx : m->plan.ptx;
 }

@@ -56,6 +56,17 @@ static bool dev_zalloc(const ScDrvRt *d, size_t bytes, CUdeviceptr *out)
 }
 
 /* The fixed part of the device state, made in the first context that needs it. */
+/* Clock rows that know every warp (or lane) at one value: the clocks an asynchronous
+ * copy's thread had when it issued the copy, which the runtime keeps as values only. */
+static bool fill_const_rows(const ScDrvRt *d, CUdeviceptr *out)
+{
+    static uint16_t rows[SC_DEV_CONST_ROWS][32];
+    for (uint32_t v = 0; v < SC_DEV_CONST_ROWS; v++)
+        for (uint32_t i = 0; i < 32; i++)
+            rows[v][i] = (uint16_t)v;
+    return dev_zalloc(d, sizeof rows, out) && d->htod(*out, rows, sizeof rows) == CUDA_SUCCESS;
+}
+
 static bool rt_setup(const ScDrvRt *d)
 {
     ScRuntime *rt = &sc_ctx.rt;
@@ -76,7 +87,8 @@ static bool rt_setup(const ScDrvRt *d)
         !dev_zalloc(d, rt->records_cap * sizeof(ScDevRecord), &rt->records) ||
         !dev_zalloc(d, SYNC_TABLE_BYTES, &rt->sync_table) ||
         !dev_zalloc(d, ((size_t)1 << SC_DEV_SYNC_NODES_BITS) * sizeof(ScDevSyncNode), &rt->sync_nodes) ||
-        !dev_zalloc(d, ((size_t)1 << SC_DEV_MOVES_BITS) * sizeof(ScDevMove), &rt->moves)) {
+        !dev_zalloc(d, ((size_t)1 << SC_DEV_MOVES_BITS) * sizeof(ScDevMove), &rt->moves) ||
+        !fill_const_rows(d, &rt->const_rows)) {
         rt->failed = true;
         sc_log("scord: cannot set up the device runtime (out of device memory?); nothing "
                "will be checked\n");
@@ -409,6 +421,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         .sync_table = rt->sync_table,
         .sync_nodes = rt->sync_nodes,
         .moves = rt->moves,
+        .const_rows = rt->const_rows,
     };
     ok = ok && d.htod(rt->launch, &desc, sizeof desc) == CUDA_SUCCESS;
     pthread_mutex_unlock(&sc_ctx.lock);
@@ -601,6 +614,7 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
             sc_log("scord: %s\n", err.msg);
         sc_ctx.unchecked_accesses += desc.unchecked_accesses;
         sc_ctx.unsplit_accesses += desc.unsplit_accesses;
+        sc_ctx.async_unfollowed += desc.async_unfollowed;
         sc_ctx.unchecked_blocks += desc.unchecked_blocks;
         if (desc.sync_lost)
             sc_vlog("scord: %s: %u flags lost their release chain to another flag in the sync "

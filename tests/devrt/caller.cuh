@@ -14,6 +14,8 @@ __device__ void __scord_entry(uint32_t kernel);
 __device__ void __scord_exit(void);
 __device__ void __scord_fence(uint32_t site, uint32_t info);
 __device__ void __scord_sync(uint64_t addr, uint32_t info, uint32_t site);
+__device__ void __scord_async_copy(uint64_t dst, uint32_t info, uint32_t site);
+__device__ void __scord_async_group(uint32_t op);
 }
 
 extern "C" __global__ void sc_devrt_caller(int *out, int n)
@@ -48,6 +50,11 @@ extern "C" __global__ void sc_devrt_caller(int *out, int n)
     __scord_sync((uint64_t)&tile[0],
                  SC_ABI_INFO(8, SC_ABI_KIND_READ, SC_ABI_SEM_ACQUIRE, SC_ABI_SCOPE_CTA, SC_ABI_SPACE_SHARED), 10);
     __scord_fence(10, SC_ABI_INFO(8, SC_ABI_KIND_READ, SC_ABI_SEM_ACQUIRE, SC_ABI_SCOPE_CTA, SC_ABI_SPACE_SHARED));
+    __scord_async_copy((uint64_t)&tile[t % 16 * 4],
+                       SC_ABI_INFO(16, SC_ABI_KIND_WRITE, SC_ABI_SEM_WEAK, SC_ABI_SCOPE_NONE, SC_ABI_SPACE_SHARED), 11);
+    __scord_async_group(SC_ABI_ASYNC_COMMIT);
+    __scord_async_group(0);
+    __scord_async_group(SC_ABI_ASYNC_ARRIVE);
     if ((int)t >= n) {
         __scord_exit();
         return;

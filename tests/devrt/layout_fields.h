@@ -37,6 +37,12 @@
     FIELD(ScDevThread, spin_site)                                                              \
     FIELD(ScDevThread, spin_addr)                                                              \
     FIELD(ScDevThread, acq_flags)                                                              \
+    FIELD(ScDevThread, last_acq_meta)                                                          \
+    FIELD(ScDevThread, async_copies)                                                           \
+    FIELD(ScDevThread, async_clocks)                                                           \
+    FIELD(ScDevThread, async_issued)                                                           \
+    FIELD(ScDevThread, async_n)                                                                \
+    FIELD(ScDevThread, async_groups)                                                           \
     SIZE(ScDevBlock)                                                                           \
     FIELD(ScDevBlock, live_threads)                                                            \
     FIELD(ScDevBlock, slot_bit)                                                                \
@@ -86,6 +92,9 @@
     FIELD(ScDevLaunch, sync_nodes)                                                             \
     FIELD(ScDevLaunch, sync_used)                                                              \
     FIELD(ScDevLaunch, unsplit_accesses)                                                       \
+    FIELD(ScDevLaunch, moves)                                                                  \
+    FIELD(ScDevLaunch, async_unfollowed)                                                       \
+    FIELD(ScDevLaunch, const_rows)                                                             \
     SIZE(ScDevSyncNode)                                                                        \
     FIELD(ScDevSyncNode, rec)                                                                  \
     FIELD(ScDevSyncNode, prev)                                                                 \

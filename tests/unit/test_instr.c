@@ -72,10 +72,10 @@ static const char *space_name(unsigned s)
 static void dump_result(const ScInstrResult *r, ScBuf *out)
 {
     sc_buf_printf(out,
-                  "// calls: %u access, %u barrier, %u syncwarp, %u fence, %u mbarrier, %u entry, %u exit; %u unchecked "
-                  "sites\n",
-                  r->n_access, r->n_barrier, r->n_syncwarp, r->n_fence, r->n_mbarrier, r->n_entry, r->n_exit,
-                  r->n_unchecked);
+                  "// calls: %u access, %u barrier, %u syncwarp, %u fence, %u mbarrier, %u async, %u entry, %u exit; "
+                  "%u unchecked sites\n",
+                  r->n_access, r->n_barrier, r->n_syncwarp, r->n_fence, r->n_mbarrier, r->n_async, r->n_entry,
+                  r->n_exit, r->n_unchecked);
     for (uint32_t i = 0; i < r->n_kernels; i++) {
         sc_buf_printf(out, "// kernel %u %s unchecked:", i, r->kernels[i].name);
         if (!r->kernels[i].unchecked)
