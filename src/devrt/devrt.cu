@@ -2128,10 +2128,9 @@ extern "C" __device__ __noinline__ void __scord_async_group(uint32_t op)
     if (op == SC_ABI_ASYNC_COMMIT)
         return;
     for (uint32_t i = 0; i < th->async_n;) {
-        uint32_t age = (th->async_groups - SC_DEV_ASYNC_GROUP(th->async_copies[i])) & 0xffu; /* 0: not committed */
-        if (op <= SC_ABI_ASYNC_WAIT_MAX && age <= op)
-            i++;
-        else
+        if (sc_dev_async_completes(th->async_groups, SC_DEV_ASYNC_GROUP(th->async_copies[i]), op))
             __scord_async_complete(th, i);
+        else
+            i++;
     }
 }

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "devrt/devrt_abi.h"
 #include "rules/rules.h"
 
 /* Global memory shadow: a two-level table from address to the shadow of its 64 KiB
@@ -205,6 +206,18 @@ typedef struct ScDevMove {
 #define SC_DEV_ASYNC_BAR_OWN(c) ((uint32_t)(c)&0xffffu)
 #define SC_DEV_ASYNC_SYNC_NOW(c) ((uint32_t)((c) >> 16) & 0xffffu)
 #define SC_DEV_ASYNC_SYNC_FLOOR(c) ((uint32_t)((c) >> 32) & 0xffffu)
+/* Does __scord_async_group(op), with `committed` groups committed by the thread (after
+ * op's own commit), complete a pending copy of group `group`? wait_group N completes
+ * every committed group but the newest N (a copy not committed yet, age 0, stays). */
+SC_HD static inline bool sc_dev_async_completes(uint32_t committed, uint32_t group, uint32_t op)
+{
+    if (op == SC_ABI_ASYNC_COMMIT)
+        return false;
+    if (op == SC_ABI_ASYNC_WAIT_ALL || op == SC_ABI_ASYNC_ARRIVE)
+        return true;
+    return ((committed - group) & 0xffu) > op;
+}
+
 /* Rows of a clock that know every warp or lane at one value v: row v of
  * ScDevLaunch.const_rows, SC_DEV_CONST_ROWS of them, filled once by the host. */
 #define SC_DEV_CONST_ROWS 1024u

@@ -25,6 +25,10 @@ static const struct {
     {"__scord_syncwarp", {"b32", "b32"}, 2},
     {"__scord_entry", {"b32"}, 1},
     {"__scord_exit", {NULL}, 0},
+    {"__scord_fence", {"b32", "b32"}, 2},
+    {"__scord_sync", {"b64", "b32", "b32"}, 3},
+    {"__scord_async_copy", {"b64", "b32", "b32"}, 3},
+    {"__scord_async_group", {"b32"}, 1},
 };
 
 static char dir[512];
@@ -357,6 +361,39 @@ TEST(cache_tags)
     CHECK(sc_shadow_cache_tag((uint64_t)1 << 47, 1) != sc_shadow_cache_tag(0, 1));
 }
 
+/* cp.async groups: wait_group N completes every committed group but the newest N and
+ * never one not committed yet; wait_all and the arrive complete everything; group
+ * numbers wrap at 256 without changing the answers. */
+TEST(async_groups)
+{
+    for (uint32_t base = 0; base < 512; base += 253) {
+        uint32_t committed = (base + 3) & 0xffu; /* groups base .. base + 2 committed */
+        for (uint32_t g = 0; g < 4; g++) {
+            uint32_t group = (base + g) & 0xffu; /* g = 3: the open group */
+            bool open = g == 3;
+            CHECK(sc_dev_async_completes(committed, group, 0) == !open);
+            CHECK(sc_dev_async_completes(committed, group, 1) == (g < 2));
+            CHECK(sc_dev_async_completes(committed, group, 2) == (g < 1));
+            CHECK(!sc_dev_async_completes(committed, group, 3));
+            CHECK(!sc_dev_async_completes(committed, group, SC_ABI_ASYNC_WAIT_MAX));
+            CHECK(sc_dev_async_completes(committed, group, SC_ABI_ASYNC_WAIT_ALL));
+            CHECK(sc_dev_async_completes(committed, group, SC_ABI_ASYNC_ARRIVE));
+            CHECK(!sc_dev_async_completes(committed, group, SC_ABI_ASYNC_COMMIT));
+        }
+    }
+    /* An entry packs what the runtime needs back. */
+    uint64_t e = SC_DEV_ASYNC_ENTRY(0xfffffu, 16u, 0x1ffu, 12345u);
+    CHECK_INT(0xfffffu, SC_DEV_ASYNC_OFF(e));
+    CHECK_INT(16, SC_DEV_ASYNC_SIZE(e));
+    CHECK_INT(0xff, SC_DEV_ASYNC_GROUP(e));
+    CHECK_INT(12345, SC_DEV_ASYNC_SITE(e));
+    CHECK_INT(SC_DEV_SITE_NONE, SC_DEV_ASYNC_SITE(SC_DEV_ASYNC_ENTRY(0u, 4u, 0u, (1u << 28) - 1u)));
+    uint64_t c = SC_DEV_ASYNC_CLOCKS(1022u, 126u, 125u);
+    CHECK_INT(1022, SC_DEV_ASYNC_BAR_OWN(c));
+    CHECK_INT(126, SC_DEV_ASYNC_SYNC_NOW(c));
+    CHECK_INT(125, SC_DEV_ASYNC_SYNC_FLOOR(c));
+}
+
 /* The words of an aligned window as large as the cache take distinct entries, and
  * the same offset in different windows lands on different entries. */
 TEST(cache_index)
@@ -499,6 +536,7 @@ int main(void)
     RUN(record_keys);
     RUN(cache_tags);
     RUN(cache_index);
+    RUN(async_groups);
     RUN(shadow_policy_full);
     RUN(shadow_policy_cache_size);
     RUN(shadow_policy_cache_growth);
