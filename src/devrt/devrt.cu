@@ -143,6 +143,12 @@ static __device__ __forceinline__ ScDevThread *thread_state(const ScDevLaunch *l
     return (ScDevThread *)l->threads + (size_t)slot * l->threads_per_block + thread_linear();
 }
 
+/* Only where the kernel's module issues cp.async (l->async is 0 elsewhere). */
+static __device__ __forceinline__ ScDevAsync *async_state(const ScDevLaunch *l, uint32_t slot)
+{
+    return (ScDevAsync *)l->async + (size_t)slot * l->threads_per_block + thread_linear();
+}
+
 static __device__ __forceinline__ ScDevBlock *block_state(const ScDevLaunch *l, uint32_t slot)
 {
     return (ScDevBlock *)l->blocks + slot;
@@ -384,8 +390,11 @@ extern "C" __device__ void __scord_entry(uint32_t kernel)
     th->release_broken = 0;
     th->spin_addr = 0;
     th->spin_site = 0;
-    th->async_n = 0;
-    th->async_groups = 0;
+    if (l->async) {
+        ScDevAsync *as = async_state(l, slot);
+        as->n = 0;
+        as->groups = 0;
+    }
 }
 
 /* ---- the block clock ------------------------------------------------------- */
@@ -449,7 +458,7 @@ extern "C" __device__ void __scord_exit(void)
         return;
     /* Copies the thread never waited for complete after it is gone: nothing the others
      * do after its exit is ordered after them. */
-    if (thread_state(l, slot)->async_n)
+    if (l->async && async_state(l, slot)->n)
         __scord_async_group(SC_ABI_ASYNC_ARRIVE);
     ScDevBlock *b = block_state(l, slot);
     uint32_t t = thread_linear();
@@ -1878,14 +1887,14 @@ static __device__ bool read_clocks(ScRulesAccess *r, const ScDevLaunch *l, uint3
     return true;
 }
 
-/* The clocks of an asynchronous copy's thread when it issued the copy (the thread's
- * async_issued), for the check of its write at completion: what the thread was
+/* The clocks of an asynchronous copy's thread when it issued the copy (its
+ * ScDevAsync.issued), for the check of its write at completion: what the thread was
  * not ordered after then races with the copy, which may have written any time since.
  * Its rows are taken to know every warp and lane as far as its own warp did then
  * (knowing more than the thread did can only hide a race). */
 static __device__ __forceinline__ void issue_clocks(ScRulesAccess *r, const ScDevLaunch *l, uint32_t slot)
 {
-    uint64_t issued = thread_state(l, slot)->async_issued;
+    uint64_t issued = async_state(l, slot)->issued;
     const uint16_t *rows = (const uint16_t *)l->const_rows;
     uint32_t own = SC_DEV_ASYNC_BAR_OWN(issued), now = SC_DEV_ASYNC_SYNC_NOW(issued);
     r->bar_own = (uint16_t)own;
@@ -2067,15 +2076,15 @@ extern "C" __device__ void __scord_sync(uint64_t addr, uint32_t info, uint32_t s
  * its clocks at the issue (what was not ordered before the issue races with it, a
  * reader a barrier after the issue ordered included), then with its clocks now, which
  * the word keeps (what will not be ordered after this point races with it). */
-extern "C" __device__ __noinline__ void __scord_async_complete(ScDevThread *th, uint32_t i)
+extern "C" __device__ __noinline__ void __scord_async_complete(ScDevAsync *as, uint32_t i)
 {
-    uint64_t e = th->async_copies[i];
-    th->async_issued = th->async_clocks[i];
-    for (uint32_t j = i + 1; j < th->async_n; j++) {
-        th->async_copies[j - 1] = th->async_copies[j];
-        th->async_clocks[j - 1] = th->async_clocks[j];
+    uint64_t e = as->copies[i];
+    as->issued = as->clocks[i];
+    for (uint32_t j = i + 1; j < as->n; j++) {
+        as->copies[j - 1] = as->copies[j];
+        as->clocks[j - 1] = as->clocks[j];
     }
-    th->async_n--;
+    as->n--;
     uint64_t dst = (uint64_t)__cvta_shared_to_generic(SC_DEV_ASYNC_OFF(e));
     uint32_t info =
         SC_ABI_INFO(SC_DEV_ASYNC_SIZE(e), SC_ABI_KIND_WRITE, SC_ABI_SEM_WEAK, SC_ABI_SCOPE_NONE, SC_ABI_SPACE_SHARED);
@@ -2095,21 +2104,21 @@ extern "C" __device__ void __scord_async_copy(uint64_t dst, uint32_t info, uint3
     ScDevLaunch *l = checked_block(&slot);
     if (!l || !__isShared((const void *)dst))
         return;
-    ScDevThread *th = thread_state(l, slot);
     uint32_t off = (uint32_t)__cvta_generic_to_shared((const void *)dst), size = SC_ABI_INFO_SIZE(info);
-    for (uint32_t i = th->async_n; i-- > 0;) {
-        uint64_t e = th->async_copies[i];
+    ScDevAsync *as = l->async ? async_state(l, slot) : 0;
+    for (uint32_t i = as ? as->n : 0; i-- > 0;) {
+        uint64_t e = as->copies[i];
         if (SC_DEV_ASYNC_OFF(e) < off + size && off < SC_DEV_ASYNC_OFF(e) + SC_DEV_ASYNC_SIZE(e))
-            __scord_async_complete(th, i);
+            __scord_async_complete(as, i);
     }
     ScRulesAccess r;
     r.tid = thread_linear();
-    if (th->async_n == SC_DEV_ASYNC_COPIES || off >= (1u << 20) || !read_clocks(&r, l, slot)) {
+    if (!as || as->n == SC_DEV_ASYNC_COPIES || off >= (1u << 20) || !read_clocks(&r, l, slot)) {
         atomicAdd((unsigned long long *)&l->async_unfollowed, 1ull);
         return;
     }
-    th->async_clocks[th->async_n] = SC_DEV_ASYNC_CLOCKS(r.bar_own, r.sync_now, r.sync_floor);
-    th->async_copies[th->async_n++] = SC_DEV_ASYNC_ENTRY(off, size, th->async_groups, site);
+    as->clocks[as->n] = SC_DEV_ASYNC_CLOCKS(r.bar_own, r.sync_now, r.sync_floor);
+    as->copies[as->n++] = SC_DEV_ASYNC_ENTRY(off, size, as->groups, site);
 }
 
 /* cp.async.commit_group closes the thread's open group; wait_group N completes every
@@ -2120,16 +2129,14 @@ extern "C" __device__ __noinline__ void __scord_async_group(uint32_t op)
 {
     uint32_t slot;
     ScDevLaunch *l = checked_block(&slot);
-    if (!l)
+    if (!l || !l->async)
         return;
-    ScDevThread *th = thread_state(l, slot);
+    ScDevAsync *as = async_state(l, slot);
     if (op == SC_ABI_ASYNC_COMMIT || op == SC_ABI_ASYNC_WAIT_ALL)
-        th->async_groups = (th->async_groups + 1u) & 0xffu;
-    if (op == SC_ABI_ASYNC_COMMIT)
-        return;
-    for (uint32_t i = 0; i < th->async_n;) {
-        if (sc_dev_async_completes(th->async_groups, SC_DEV_ASYNC_GROUP(th->async_copies[i]), op))
-            __scord_async_complete(th, i);
+        as->groups = (as->groups + 1u) & 0xffu;
+    for (uint32_t i = 0; i < as->n;) {
+        if (sc_dev_async_completes(as->groups, SC_DEV_ASYNC_GROUP(as->copies[i]), op))
+            __scord_async_complete(as, i);
         else
             i++;
     }

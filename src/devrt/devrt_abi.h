@@ -56,6 +56,11 @@
 
 #define SC_ABI_ALL_THREADS 0xffffffffu
 
+/* A module whose code issues cp.async defines this variable (.weak .global .u32, 1):
+ * the host gives its launches the per-thread queues of pending copies, which other
+ * launches do without (ScDevLaunch.async). */
+#define SC_ABI_ASYNC_MARKER "__scord_async_copies"
+
 /* __scord_async_group's op, besides a wait_group's N (0 .. SC_ABI_ASYNC_WAIT_MAX). */
 #define SC_ABI_ASYNC_WAIT_MAX 0xfffffff0u
 #define SC_ABI_ASYNC_COMMIT 0xfffffffdu

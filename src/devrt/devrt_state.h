@@ -252,14 +252,17 @@ typedef struct ScDevThread {
     uint64_t spin_addr;
     uint32_t acq_flags;        /* what the last failed look for a covering release saw */
     uint32_t last_acq_meta;    /* SC_DEV_ACQ_META of the take of last_acq */
-    /* cp.async copies issued and not complete yet, oldest first (docs/devrt.md,
-     * "Asynchronous copies"): SC_DEV_ASYNC_ENTRY. */
-    uint64_t async_copies[SC_DEV_ASYNC_COPIES];
-    uint64_t async_clocks[SC_DEV_ASYNC_COPIES]; /* SC_DEV_ASYNC_CLOCKS of each */
-    uint64_t async_issued;     /* the clocks of the copy being completed */
-    uint32_t async_n;          /* entries of async_copies in use */
-    uint32_t async_groups;     /* cp.async groups this thread has committed */
 } ScDevThread;
+
+/* A thread's cp.async copies issued and not complete yet, oldest first (docs/devrt.md,
+ * "Asynchronous copies"), in ScDevLaunch.async beside its ScDevThread. */
+typedef struct ScDevAsync {
+    uint64_t copies[SC_DEV_ASYNC_COPIES]; /* SC_DEV_ASYNC_ENTRY */
+    uint64_t clocks[SC_DEV_ASYNC_COPIES]; /* SC_DEV_ASYNC_CLOCKS of each */
+    uint64_t issued;                      /* the clocks of the copy being completed */
+    uint32_t n;                           /* entries in use */
+    uint32_t groups;                      /* cp.async groups the thread has committed */
+} ScDevAsync;
 #define SC_DEV_ROW_STALE 0xffffffffu
 
 /* Per-block state, in the block's slot. */
@@ -342,6 +345,8 @@ typedef struct ScDevLaunch {
                                     was not checked (a thread had SC_DEV_ASYNC_COPIES
                                     pending already) */
     uint64_t const_rows;         /* uint16_t[SC_DEV_CONST_ROWS][32], row v all v */
+    uint64_t async;              /* per slot, per thread: ScDevAsync; 0 unless the
+                                    kernel's module issues cp.async (SC_ABI_ASYNC_MARKER) */
 } ScDevLaunch;
 
 #endif

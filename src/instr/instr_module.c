@@ -6,7 +6,8 @@
 
 #define SC_INSTR_PREFIX "__scord_"
 
-/* A name at module scope that the runtime's names could collide with. */
+/* A name at module scope that the runtime's names could collide with. The marker of
+ * a module with cp.async is the instrumenter's own, which the runtime never defines. */
 static const char *prefixed_name(const ScPtxModule *m)
 {
     size_t n = strlen(SC_INSTR_PREFIX);
@@ -15,7 +16,8 @@ static const char *prefixed_name(const ScPtxModule *m)
             return it->u.func->name;
         if (it->kind == SC_PTX_ITEM_VAR)
             for (uint32_t i = 0; i < it->u.var.n_decls; i++)
-                if (strncmp(it->u.var.decls[i].name, SC_INSTR_PREFIX, n) == 0)
+                if (strncmp(it->u.var.decls[i].name, SC_INSTR_PREFIX, n) == 0 &&
+                    strcmp(it->u.var.decls[i].name, SC_ABI_ASYNC_MARKER) != 0)
                     return it->u.var.decls[i].name;
     }
     return NULL;
@@ -81,6 +83,9 @@ bool sc_instr_module(ScPtxModule *m, const ScInstrOpts *opts, ScInstrResult *res
         }
         for (uint32_t i = 0; i < res->n_sites; i++)
             res->n_unchecked += res->sites[i].kind == SC_INSTR_SITE_UNCHECKED;
+        /* Weak: several -rdc units of one program may each define it. */
+        if (res->n_async)
+            ok = sc_ptx_add_decls(m, ".weak .global .align 4 .u32 " SC_ABI_ASYNC_MARKER " = 1;\n", err);
     }
     sc_instr_plan_free(&plan);
     if (!ok)

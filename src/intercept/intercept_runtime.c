@@ -218,7 +218,9 @@ static bool launch_driver(ScDrvLaunch *d)
 
 /* The __scord_state variable of f's module: 0 when f is not scord's code. A launch
  * may pass a CUkernel where a CUfunction is expected (CUDA 12+). */
-static CUdeviceptr state_var(const ScDrvLaunch *d, CUfunction *f)
+/* The module's __scord_state, and whether the module issues cp.async (it defines
+ * SC_ABI_ASYNC_MARKER: its launches get per-thread queues). */
+static CUdeviceptr state_var(const ScDrvLaunch *d, CUfunction *f, bool *async)
 {
     CUmodule mod;
     if (d->func_get_module(&mod, *f) != CUDA_SUCCESS) {
@@ -228,11 +230,12 @@ static CUdeviceptr state_var(const ScDrvLaunch *d, CUfunction *f)
             return 0;
         *f = g;
     }
-    CUdeviceptr var = 0;
-    size_t bytes = 0;
+    CUdeviceptr var = 0, marker = 0;
+    size_t bytes = 0, marker_bytes = 0;
     if (d->module_get_global(&var, &bytes, mod, "__scord_state") != CUDA_SUCCESS ||
         bytes != sizeof(uint64_t))
         return 0;
+    *async = d->module_get_global(&marker, &marker_bytes, mod, SC_ABI_ASYNC_MARKER) == CUDA_SUCCESS;
     return var;
 }
 
@@ -351,7 +354,8 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     if (!dl.stream_is_capturing || dl.stream_is_capturing(stream, &capture) != CUDA_SUCCESS ||
         capture != CU_STREAM_CAPTURE_STATUS_NONE)
         return false;
-    CUdeviceptr var = state_var(&dl, &f);
+    bool async = false;
+    CUdeviceptr var = state_var(&dl, &f, &async);
     if (!var)
         return false;
     pthread_mutex_lock(&sc_ctx.launch_lock);
@@ -385,6 +389,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     uint32_t shared_words = (uint32_t)((window + 3) / 4);
     size_t warps = (threads + 31) / 32;
     ok = ok && ensure(&d, &rt->threads, &rt->threads_bytes, slots * threads * sizeof(ScDevThread)) &&
+         (!async || ensure(&d, &rt->async, &rt->async_bytes, slots * threads * sizeof(ScDevAsync))) &&
          ensure(&d, &rt->blocks, &rt->blocks_bytes, slots * sizeof(ScDevBlock)) &&
          ensure(&d, &rt->warp_clocks, &rt->warp_clocks_bytes,
                 slots * warps * sizeof(ScRulesWarpClk)) &&
@@ -422,6 +427,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         .sync_nodes = rt->sync_nodes,
         .moves = rt->moves,
         .const_rows = rt->const_rows,
+        .async = async ? rt->async : 0,
     };
     ok = ok && d.htod(rt->launch, &desc, sizeof desc) == CUDA_SUCCESS;
     pthread_mutex_unlock(&sc_ctx.lock);

@@ -29,6 +29,8 @@ typedef struct ScRuntime {
     CUdeviceptr *table_dev;   /* device address of each chunk table */
     CUdeviceptr threads, blocks, shared_shadow, warp_clocks; /* per slot, grown as needed */
     size_t threads_bytes, blocks_bytes, shared_bytes, warp_clocks_bytes;
+    CUdeviceptr async;        /* per slot, per thread: ScDevAsync, for modules with cp.async */
+    size_t async_bytes;
     CUdeviceptr split_pool;   /* byte-exact cells of words split by disjoint accesses */
     size_t split_bytes;
     uint32_t launch_tag;

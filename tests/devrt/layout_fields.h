@@ -38,11 +38,12 @@
     FIELD(ScDevThread, spin_addr)                                                              \
     FIELD(ScDevThread, acq_flags)                                                              \
     FIELD(ScDevThread, last_acq_meta)                                                          \
-    FIELD(ScDevThread, async_copies)                                                           \
-    FIELD(ScDevThread, async_clocks)                                                           \
-    FIELD(ScDevThread, async_issued)                                                           \
-    FIELD(ScDevThread, async_n)                                                                \
-    FIELD(ScDevThread, async_groups)                                                           \
+    SIZE(ScDevAsync)                                                                           \
+    FIELD(ScDevAsync, copies)                                                                  \
+    FIELD(ScDevAsync, clocks)                                                                  \
+    FIELD(ScDevAsync, issued)                                                                  \
+    FIELD(ScDevAsync, n)                                                                       \
+    FIELD(ScDevAsync, groups)                                                                  \
     SIZE(ScDevBlock)                                                                           \
     FIELD(ScDevBlock, live_threads)                                                            \
     FIELD(ScDevBlock, slot_bit)                                                                \
@@ -95,6 +96,7 @@
     FIELD(ScDevLaunch, moves)                                                                  \
     FIELD(ScDevLaunch, async_unfollowed)                                                       \
     FIELD(ScDevLaunch, const_rows)                                                             \
+    FIELD(ScDevLaunch, async)                                                                  \
     SIZE(ScDevSyncNode)                                                                        \
     FIELD(ScDevSyncNode, rec)                                                                  \
     FIELD(ScDevSyncNode, prev)                                                                 \
