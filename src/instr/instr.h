@@ -32,6 +32,8 @@ typedef enum ScInstrSiteKind {
     SC_INSTR_SITE_SYNCWARP,  /* bar.warp.sync: __scord_syncwarp after it */
     SC_INSTR_SITE_FENCE,     /* fence.{sc,acq_rel,acquire,release}, membar: __scord_fence after it */
     SC_INSTR_SITE_MBARRIER,  /* mbarrier arrive or wait: __scord_sync before it (a wait: __scord_fence after) */
+    SC_INSTR_SITE_ASYNC_COPY, /* a cp.async's destination write: __scord_access before it, and checked
+                                 again when the copy completes (its source read is an ACCESS site) */
     SC_INSTR_SITE_UNCHECKED, /* recorded only, not instrumented: see ScInstrUnchecked */
 } ScInstrSiteKind;
 

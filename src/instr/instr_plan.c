@@ -614,7 +614,8 @@ static bool plan_copy(Planner *p, ScPtxStmt *s, const ScPtxCopy *c)
         return false;
     if (skip)
         return true;
-    if (!sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, w.info, &w.site, p->err) ||
+    if (!sc_instr_add_site(p->sites, SC_INSTR_SITE_ASYNC_COPY, SC_INSTR_UNCHECKED_NONE, s, w.info, &w.site,
+                           p->err) ||
         !push_edit(p, &w))
         return false;
     if (src.size) {

@@ -218,6 +218,8 @@ const char *sc_instr_site_kind_name(ScInstrSiteKind k)
         return "fence";
     case SC_INSTR_SITE_MBARRIER:
         return "mbarrier";
+    case SC_INSTR_SITE_ASYNC_COPY:
+        return "async_copy";
     case SC_INSTR_SITE_UNCHECKED:
         return "unchecked";
     }

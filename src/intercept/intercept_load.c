@@ -181,7 +181,8 @@ static bool add_sites(const ScInstrResult *res, ScErr *err)
     }
     for (uint32_t i = 0; i < res->n_sites; i++) {
         const ScInstrSite *s = &res->sites[i];
-        if (s->kind == SC_INSTR_SITE_ACCESS && s->id < sc_ctx.cap_site_infos)
+        bool access = s->kind == SC_INSTR_SITE_ACCESS || s->kind == SC_INSTR_SITE_ASYNC_COPY;
+        if (access && s->id < sc_ctx.cap_site_infos)
             sc_ctx.site_infos[s->id] = s->info;
         ScReportFrame frames[16];
         uint32_t n = s->n_frames < 16 ? s->n_frames : 16;
@@ -193,7 +194,8 @@ static bool add_sites(const ScInstrResult *res, ScErr *err)
             deps[d] = (ScReportControlDep){s->deps[d].branch, s->deps[d].arm};
         ScReportSite site = {.ptx_function = s->function, .ptx_line = s->ptx_line,
                              .frames = frames, .n_frames = n, .function_id = s->function_id,
-                             .deps = deps, .n_deps = s->n_deps};
+                             .deps = deps, .n_deps = s->n_deps,
+                             .async_copy = s->kind == SC_INSTR_SITE_ASYNC_COPY};
         if (!sc_report_add_site(sc_ctx.report, s->id, &site, err))
             return false;
     }

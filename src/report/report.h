@@ -121,6 +121,7 @@ typedef struct ScReportSite {
     uint32_t function_id;
     const ScReportControlDep *deps; /* any order */
     size_t n_deps;
+    bool async_copy; /* a cp.async's destination write, which lands when its group is waited for */
 } ScReportSite;
 
 /* A __shared__ variable of the launched kernel. size 0: an extern (dynamic)

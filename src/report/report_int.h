@@ -25,6 +25,7 @@ typedef struct ScReportSiteInfo {
     uint32_t function_id;
     const ScReportControlDep *deps;  /* sorted by branch, then arm, no duplicates */
     size_t n_deps;
+    bool async_copy;                 /* ScReportSite.async_copy */
 } ScReportSiteInfo;
 
 typedef enum ScReportRaceState {

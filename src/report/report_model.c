@@ -450,6 +450,7 @@ bool sc_report_add_site(ScReport *r, uint32_t id, const ScReportSite *site, ScEr
     info.frames = frames;
     info.n_frames = n;
     info.function_id = site->function_id;
+    info.async_copy = site->async_copy;
     if (!copy_deps(r, site, &info))
         return oom(err);
 

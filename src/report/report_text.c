@@ -244,6 +244,11 @@ void sc_report_text_reason(const ScReportRace *race, ScBuf *out)
         sc_buf_puts(out, "different blocks");
     sc_buf_puts(out, "): ");
     sc_buf_puts(out, sc_report_cause_reason(cause));
+    if (race->cur.async_copy || race->prev.async_copy)
+        sc_buf_puts(out, "; the write is a cp.async's, which lands between its issue and the wait that "
+                         "completes its group (cp.async.wait_group or wait_all, or the mbarrier of a "
+                         "cp.async.mbarrier.arrive): the other access must be ordered before the issue "
+                         "or after that wait");
     switch (cause) {
     case SC_CAUSE_ATOMIC_SCOPE:
         explain_access_scopes(race, out);

@@ -403,6 +403,33 @@ TEST(summarized_partner_is_not_named_as_the_recorded_thread)
     sc_report_free(r);
 }
 
+/* A race with a cp.async's destination write on either side says when that write
+ * lands; the same race between plain accesses does not. */
+TEST(async_copy_write_says_when_it_lands)
+{
+    ScReport *r = new_report(100, SC_SEVERITY_WARNING);
+    add_site(r, 1, "_Z1kPi", "a.cu", 10);
+    add_site(r, 2, "_Z1kPi", "a.cu", 12);
+    ScReportFrame f = {.file = "a.cu", .line = 8, .column = 1};
+    ScReportSite copy = {.ptx_function = "_Z1kPi", .ptx_line = 99, .frames = &f, .n_frames = 1,
+                         .async_copy = true};
+    ScErr err = {0};
+    CHECK(sc_report_add_site(r, 3, &copy, &err));
+    ScRaceRecord recs[2] = {
+        shared_race(SC_CAUSE_MISSING_BARRIER, 2, 3, 40, 0),
+        shared_race(SC_CAUSE_MISSING_BARRIER, 2, 1, 40, 0),
+    };
+    recs[1].address = 32;
+    ScReportLaunch l = launch_of("_Z1kPi", 1);
+    ScBuf text = {0};
+    CHECK(sc_report_add_launch(r, &l, recs, 2, 0, &text, &err));
+    CHECK_INT(1, count_of(text.data, "the write is a cp.async's, which lands between its issue and the "
+                                     "wait that completes its group"));
+    CHECK_CONTAINS(text.data, "a.cu:8");
+    sc_buf_free(&text);
+    sc_report_free(r);
+}
+
 TEST(print_limit_counts_what_it_hides)
 {
     ScReport *r = new_report(2, SC_SEVERITY_WARNING);
@@ -1547,6 +1574,7 @@ int main(void)
 {
     RUN(dedup_folds_unordered_pairs_and_keeps_first);
     RUN(summarized_partner_is_not_named_as_the_recorded_thread);
+    RUN(async_copy_write_says_when_it_lands);
     RUN(print_limit_counts_what_it_hides);
     RUN(dropped_and_malformed_records_are_never_silent);
     RUN(severity_level_filters_records);
