@@ -1887,20 +1887,11 @@ static __device__ bool read_clocks(ScRulesAccess *r, const ScDevLaunch *l, uint3
     return true;
 }
 
-/* The clocks of an asynchronous copy's thread when it issued the copy (its
- * ScDevAsync.issued), for the check of its write at completion: what the thread was
- * not ordered after then races with the copy, which may have written any time since.
- * Its rows are taken to know every warp and lane as far as its own warp did then
- * (knowing more than the thread did can only hide a race). */
+/* The clocks of an asynchronous copy's thread when it issued the copy, for the check
+ * of its write at completion (sc_dev_issue_clocks). */
 static __device__ __forceinline__ void issue_clocks(ScRulesAccess *r, const ScDevLaunch *l, uint32_t slot)
 {
-    uint64_t issued = async_state(l, slot)->issued;
-    const uint16_t *rows = (const uint16_t *)l->const_rows;
-    uint32_t own = SC_DEV_ASYNC_BAR_OWN(issued), now = SC_DEV_ASYNC_SYNC_NOW(issued);
-    r->bar_own = (uint16_t)own;
-    r->bar_seen = rows + 32 * (own % SC_DEV_CONST_ROWS);
-    r->sync_floor = (uint16_t)SC_DEV_ASYNC_SYNC_FLOOR(issued);
-    r->sync_seen = rows + 32 * (now % SC_DEV_CONST_ROWS);
+    sc_dev_issue_clocks(r, (const uint16_t *)l->const_rows, async_state(l, slot)->issued);
 }
 
 static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slot, uint64_t addr,

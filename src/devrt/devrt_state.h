@@ -206,6 +206,25 @@ typedef struct ScDevMove {
 #define SC_DEV_ASYNC_BAR_OWN(c) ((uint32_t)(c)&0xffffu)
 #define SC_DEV_ASYNC_SYNC_NOW(c) ((uint32_t)((c) >> 16) & 0xffffu)
 #define SC_DEV_ASYNC_SYNC_FLOOR(c) ((uint32_t)((c) >> 32) & 0xffffu)
+/* Rows of a clock that know every warp or lane at one value v: row v of
+ * ScDevLaunch.const_rows, SC_DEV_CONST_ROWS of them, filled once by the host. */
+#define SC_DEV_CONST_ROWS 1024u
+
+/* The clocks of a thread as they were when it issued an asynchronous copy (`issued`:
+ * SC_DEV_ASYNC_CLOCKS), for the check of the copy's write at its completion: ages are
+ * still taken from the current now (r keeps bar_now and sync_now); what the thread knew
+ * is its own values at the issue, with rows of `const_rows` (SC_DEV_CONST_ROWS of 32,
+ * row v all v) that know every warp and lane that far, which is at least what it knew
+ * (knowing more can only hide a race). */
+SC_HD static inline void sc_dev_issue_clocks(ScRulesAccess *r, const uint16_t *const_rows, uint64_t issued)
+{
+    uint32_t own = SC_DEV_ASYNC_BAR_OWN(issued), now = SC_DEV_ASYNC_SYNC_NOW(issued);
+    r->bar_own = (uint16_t)own;
+    r->bar_seen = const_rows + 32 * (own % SC_DEV_CONST_ROWS);
+    r->sync_floor = (uint16_t)SC_DEV_ASYNC_SYNC_FLOOR(issued);
+    r->sync_seen = const_rows + 32 * (now % SC_DEV_CONST_ROWS);
+}
+
 /* Does __scord_async_group(op), with `committed` groups committed by the thread (after
  * op's own commit), complete a pending copy of group `group`? wait_group N completes
  * every committed group but the newest N (a copy not committed yet, age 0, stays). */
@@ -218,9 +237,6 @@ SC_HD static inline bool sc_dev_async_completes(uint32_t committed, uint32_t gro
     return ((committed - group) & 0xffu) > op;
 }
 
-/* Rows of a clock that know every warp or lane at one value v: row v of
- * ScDevLaunch.const_rows, SC_DEV_CONST_ROWS of them, filled once by the host. */
-#define SC_DEV_CONST_ROWS 1024u
 
 /* Per-thread synchronization state, in the block's slot. */
 typedef struct ScDevThread {

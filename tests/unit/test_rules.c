@@ -2,6 +2,7 @@
  * hand-written case per cause and per branch that matters to the device runtime. The
  * exhaustive comparison with the reference model is test_model. */
 #include "common/sc_defs.h"
+#include "devrt/devrt_state.h"
 #include "rules/rules.h"
 #include "sc_test.h"
 
@@ -263,6 +264,88 @@ TEST(missing_barrier_and_its_fix)
     CHECK_INT(SC_RULES_OK, run(&x, mk(0, 5, R, NONE, 0xf), &v));
     CHECK_INT(SC_RULES_RACE, run(&x, mk(0, 40, W, NONE, 0xf), &v));
     CHECK_INT(SC_RULES_CAUSE_MISSING_BARRIER, v.cause);
+}
+
+/* The clocks an asynchronous copy's thread had at the issue, as the runtime keeps them. */
+static uint64_t issue_of(uint32_t blk, uint32_t tid)
+{
+    const ScRulesWarpClk *w = &wclk[blk & 1][(tid >> 5) & 1];
+    return SC_DEV_ASYNC_CLOCKS(bclk[blk & 1].own[(tid >> 5) & 1], w->now, w->floor);
+}
+
+/* A cp.async's write lands between its issue and the wait that completes it: checked
+ * at the completion with the issue's clocks (sc_dev_issue_clocks), it races with a
+ * read that a barrier after the issue ordered after the issue, and not with one that a
+ * barrier ordered before the issue, nor with one after a barrier that followed the
+ * completion. */
+TEST(async_copy_write_races_until_its_completion)
+{
+    static uint16_t rows[SC_DEV_CONST_ROWS][32];
+    for (uint32_t v = 0; v < SC_DEV_CONST_ROWS; v++)
+        for (uint32_t i = 0; i < 32; i++)
+            rows[v][i] = (uint16_t)v;
+    ScRulesVerdict v;
+    ScRulesAccess a;
+
+    /* A pipeline that reads a stage it has not waited for: thread 3 issues, both warps
+     * pass a barrier, thread 40 reads, both pass another barrier, and only then does a
+     * wait complete the copy. The check with the issue's clocks finds the race; the
+     * completion's own clocks see the read as ordered before it. */
+    for (int issue_clocks = 1; issue_clocks >= 0; issue_clocks--) {
+        uint64_t x = 0;
+        world(5, 0);
+        uint64_t issued = issue_of(0, 3);
+        CHECK_INT(SC_RULES_OK, run(&x, mk(0, 3, W, NONE, 0xf), &v));
+        sc_rules_block_barrier(&bclk[0], 0x3u);
+        CHECK_INT(SC_RULES_OK, run(&x, mk(0, 40, R, NONE, 0xf), &v));
+        sc_rules_block_barrier(&bclk[0], 0x3u);
+        a = mk(0, 3, W, NONE, 0xf);
+        if (issue_clocks)
+            sc_dev_issue_clocks(&a, &rows[0][0], issued);
+        CHECK_INT(issue_clocks ? SC_RULES_RACE : SC_RULES_OK, run(&x, a, &v));
+        if (issue_clocks) {
+            CHECK_INT(SC_RULES_CAUSE_MISSING_BARRIER, v.cause);
+            CHECK_INT(40, v.prev_tid);
+        }
+    }
+
+    /* The read came before a barrier that preceded the issue: ordered. */
+    uint64_t x = 0;
+    world(5, 0);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 40, R, NONE, 0xf), &v));
+    sc_rules_block_barrier(&bclk[0], 0x3u);
+    uint64_t issued = issue_of(0, 3);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 3, W, NONE, 0xf), &v));
+    a = mk(0, 3, W, NONE, 0xf);
+    sc_dev_issue_clocks(&a, &rows[0][0], issued);
+    CHECK(run(&x, a, &v) != SC_RULES_RACE);
+    CHECK(run(&x, mk(0, 3, W, NONE, 0xf), &v) != SC_RULES_RACE);
+
+    /* The wait came before the barrier: the completion's checks find nothing, and the
+     * read after the barrier is ordered after the write they leave. */
+    x = 0;
+    world(5, 0);
+    issued = issue_of(0, 3);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 3, W, NONE, 0xf), &v));
+    a = mk(0, 3, W, NONE, 0xf);
+    sc_dev_issue_clocks(&a, &rows[0][0], issued);
+    CHECK(run(&x, a, &v) != SC_RULES_RACE);
+    CHECK(run(&x, mk(0, 3, W, NONE, 0xf), &v) != SC_RULES_RACE);
+    sc_rules_block_barrier(&bclk[0], 0x3u);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 40, R, NONE, 0xf), &v));
+
+    /* A lane of the copy's own warp that a full __syncwarp() after the issue ordered
+     * after it still races with the copy. */
+    x = 0;
+    world(5, 9);
+    issued = issue_of(0, 3);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 3, W, NONE, 0xf), &v));
+    sc_rules_warp_sync(&wclk[0][0], 0xffffffffu, 1);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 7, R, NONE, 0xf), &v));
+    a = mk(0, 3, W, NONE, 0xf);
+    sc_dev_issue_clocks(&a, &rows[0][0], issued);
+    CHECK_INT(SC_RULES_RACE, run(&x, a, &v));
+    CHECK_INT(SC_RULES_CAUSE_MISSING_SYNCWARP, v.cause);
 }
 
 TEST(missing_syncwarp_and_full_mask_fix)
@@ -774,6 +857,7 @@ int main(void)
     RUN(counters_wrap_at_odd_period);
     RUN(clock_helpers_join_and_floor);
     RUN(missing_barrier_and_its_fix);
+    RUN(async_copy_write_races_until_its_completion);
     RUN(missing_syncwarp_and_full_mask_fix);
     RUN(partial_mask_orders_only_its_lanes);
     RUN(tile_sync_is_no_false_alarm);
