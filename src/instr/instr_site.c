@@ -234,11 +234,11 @@ const char *sc_instr_unchecked_name(ScInstrUnchecked u)
     case SC_INSTR_UNCHECKED_DSMEM:
         return "distributed shared memory (.shared::cluster)";
     case SC_INSTR_UNCHECKED_ASYNC:
-        return "asynchronous copies (cp.async, bulk copies, st.async, red.async)";
+        return "bulk asynchronous copies (cp.async.bulk, TMA, cp.reduce.async.bulk), st.async, red.async";
     case SC_INSTR_UNCHECKED_MATRIX:
         return "matrix loads and stores (ldmatrix, stmatrix, wmma, wgmma)";
     case SC_INSTR_UNCHECKED_MBARRIER:
-        return "mbarrier objects";
+        return "mbarrier arrives on another block's object (.shared::cluster)";
     case SC_INSTR_UNCHECKED_CLUSTER_BARRIER:
         return "cluster barriers (barrier.cluster)";
     case SC_INSTR_UNCHECKED_MULTIMEM:
