@@ -348,6 +348,75 @@ TEST(async_copy_write_races_until_its_completion)
     CHECK_INT(SC_RULES_CAUSE_MISSING_SYNCWARP, v.cause);
 }
 
+/* Every placement of one access of another thread around a copy issued in epoch a and
+ * completed in epoch b (epochs: barriers of the block, or full __syncwarp()s for a lane
+ * of the copy's warp), up to three of them, the access reading or writing, placed in
+ * any order inside its epoch: the checks the runtime makes (the issue's write, then at
+ * the completion the write with the issue's clocks and the write now) find a race
+ * exactly when the happens-before definition does, that is when the access is ordered
+ * neither before the issue nor after the completion: a <= c <= b. */
+TEST(async_copy_checks_agree_with_happens_before)
+{
+    static uint16_t rows[SC_DEV_CONST_ROWS][32];
+    for (uint32_t v = 0; v < SC_DEV_CONST_ROWS; v++)
+        for (uint32_t i = 0; i < 32; i++)
+            rows[v][i] = (uint16_t)v;
+    enum { BEFORE_ISSUE, BETWEEN, AFTER_COMPLETION };
+    unsigned cases = 0, wrong = 0;
+    for (int same_warp = 0; same_warp < 2; same_warp++)
+        for (int syncs = 0; syncs <= 3; syncs++)
+            for (int ea = 0; ea <= syncs; ea++)
+                for (int eb = ea; eb <= syncs; eb++)
+                    for (int ec = 0; ec <= syncs; ec++)
+                        for (int place = BEFORE_ISSUE; place <= AFTER_COMPLETION; place++)
+                            for (int kind = 0; kind < 2; kind++) {
+                                /* The access's place among the copy's ends must fit its epoch. */
+                                if ((place == BEFORE_ISSUE && ec > ea) || (place == BETWEEN && (ec < ea || ec > eb)) ||
+                                    (place == AFTER_COMPLETION && ec < eb))
+                                    continue;
+                                uint32_t other = same_warp ? 7u : 40u;
+                                int cls = kind ? W : R;
+                                uint64_t x = 0, issued = 0;
+                                int raced = 0;
+                                world(5, 9);
+                                for (int e = 0; e <= syncs; e++) {
+                                    if (e > 0) {
+                                        if (same_warp)
+                                            sc_rules_warp_sync(&wclk[0][0], 0xffffffffu, 1);
+                                        else
+                                            sc_rules_block_barrier(&bclk[0], 0x3u);
+                                    }
+                                    ScRulesVerdict v;
+                                    /* In epoch e: the access before the issue, the issue, the
+                                     * access between, the completion, the access after. */
+                                    for (int step = 0; step < 5; step++) {
+                                        if (step == 1 && e == ea) {
+                                            issued = issue_of(0, 3);
+                                            raced |= run(&x, mk(0, 3, W, NONE, 0xf), &v) == SC_RULES_RACE;
+                                        } else if (step == 3 && e == eb) {
+                                            ScRulesAccess at = mk(0, 3, W, NONE, 0xf);
+                                            sc_dev_issue_clocks(&at, &rows[0][0], issued);
+                                            raced |= run(&x, at, &v) == SC_RULES_RACE;
+                                            raced |= run(&x, mk(0, 3, W, NONE, 0xf), &v) == SC_RULES_RACE;
+                                        } else if (e == ec && step == 2 * place) {
+                                            raced |= run(&x, mk(0, other, cls, NONE, 0xf), &v) == SC_RULES_RACE;
+                                        }
+                                    }
+                                }
+                                int expected = ea <= ec && ec <= eb;
+                                cases++;
+                                if (raced != expected) {
+                                    wrong++;
+                                    printf("  %s, %d syncs, issue in %d, completion in %d, %s in %d (place %d): "
+                                           "rules %d, happens-before %d\n",
+                                           same_warp ? "same warp" : "other warp", syncs, ea, eb,
+                                           kind ? "write" : "read", ec, place, raced, expected);
+                                }
+                            }
+    CHECK(cases > 300);
+    CHECK_INT(0, wrong);
+}
+
 TEST(missing_syncwarp_and_full_mask_fix)
 {
     ScRulesVerdict v;
@@ -858,6 +927,7 @@ int main(void)
     RUN(clock_helpers_join_and_floor);
     RUN(missing_barrier_and_its_fix);
     RUN(async_copy_write_races_until_its_completion);
+    RUN(async_copy_checks_agree_with_happens_before);
     RUN(missing_syncwarp_and_full_mask_fix);
     RUN(partial_mask_orders_only_its_lanes);
     RUN(tile_sync_is_no_false_alarm);
