@@ -38,7 +38,7 @@ WORKLOAD_DIR = REPO / "bench" / "workloads"
 # scord runs in this order too, cheapest first, so that a time budget cuts the slow
 # ones (sgemm_tiled takes racecheck tens of seconds per launch) rather than the rest.
 WORKLOADS = ("reduce_block", "histogram_shared", "scan", "transpose", "transpose_mbarrier", "bfs",
-             "stencil_2d", "reduce_last_block", "histogram_locked", "sgemm_tiled")
+             "stencil_2d", "reduce_last_block", "histogram_locked", "sgemm_tiled", "sgemm_cp_async")
 
 WARMUP = 1
 # racecheck runs one timed iteration and no warm-up: its launches are slow enough.
@@ -921,8 +921,8 @@ def self_test():
     check(sources == sorted(WORKLOADS), f"WORKLOADS lists bench/workloads/*.cu: {sources}")
     for name in sources:
         text = (WORKLOAD_DIR / (name + ".cu")).read_text()
-        check(f'bench_init(&run, "{name}", argc, argv)' in text,
-              f"{name}.cu calls bench_init with its own name")
+        check(f'bench_init(&run, "{name}", argc, argv)' in text or f'_main(argc, argv, "{name}"' in text,
+              f"{name}.cu calls bench_init, or the host side it shares, with its own name")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

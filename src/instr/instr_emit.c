@@ -282,7 +282,9 @@ static bool emit_syncwarp(Emitter *e, const ScInstrEdit *ed)
     return insert(e, ed->stmt, true, in->guard, in->guard_negated);
 }
 
-static bool emit_sync(Emitter *e, const ScInstrEdit *ed)
+/* `fn(addr, info, site)` before the instruction: __scord_sync before an mbarrier arrive
+ * or wait, __scord_async_copy before a cp.async. */
+static bool emit_addr_call(Emitter *e, const ScInstrEdit *ed, const char *fn)
 {
     static const unsigned bits[] = {64, 32, 32};
     e->code.len = 0;
@@ -291,7 +293,7 @@ static bool emit_sync(Emitter *e, const ScInstrEdit *ed)
     e->arg[1].len = e->arg[2].len = 0;
     sc_buf_printf(&e->arg[1], "0x%x", ed->info);
     sc_buf_printf(&e->arg[2], "%u", ed->site);
-    call_seq(e, "__scord_sync", bits, 3);
+    call_seq(e, fn, bits, 3);
     const ScPtxInstr *in = &ed->stmt->u.instr;
     return insert(e, ed->stmt, false, in->guard, in->guard_negated);
 }
@@ -317,20 +319,6 @@ static bool emit_fence(Emitter *e, const ScInstrEdit *ed)
         sc_buf_printf(&e->code, "%s:\n", skip);
     const ScPtxInstr *in = &ed->stmt->u.instr;
     return insert(e, ed->stmt, true, in->guard, in->guard_negated);
-}
-
-static bool emit_async_copy(Emitter *e, const ScInstrEdit *ed)
-{
-    static const unsigned bits[] = {64, 32, 32};
-    e->code.len = 0;
-    if (!emit_addr(e, &ed->addr))
-        return false;
-    e->arg[1].len = e->arg[2].len = 0;
-    sc_buf_printf(&e->arg[1], "0x%x", ed->info);
-    sc_buf_printf(&e->arg[2], "%u", ed->site);
-    call_seq(e, "__scord_async_copy", bits, 3);
-    const ScPtxInstr *in = &ed->stmt->u.instr;
-    return insert(e, ed->stmt, false, in->guard, in->guard_negated);
 }
 
 /* After a commit or wait (the copies it waited for are complete then); before a
@@ -378,11 +366,11 @@ static bool emit_edit(Emitter *e, const ScInstrEdit *ed)
     case SC_INSTR_EDIT_FENCE:
         return emit_fence(e, ed);
     case SC_INSTR_EDIT_SYNC:
-        return emit_sync(e, ed);
+        return emit_addr_call(e, ed, "__scord_sync");
     case SC_INSTR_EDIT_EXIT:
         return emit_exit(e, ed);
     case SC_INSTR_EDIT_ASYNC_COPY:
-        return emit_async_copy(e, ed);
+        return emit_addr_call(e, ed, "__scord_async_copy");
     case SC_INSTR_EDIT_ASYNC_GROUP:
         return emit_async_group(e, ed);
     }
