@@ -417,6 +417,76 @@ TEST(async_copy_checks_agree_with_happens_before)
     CHECK_INT(0, wrong);
 }
 
+/* The same for a lane of the copy's own warp with partial __syncwarp masks: each sync
+ * takes both lanes (3 and 7), the copy's lane with lane 1, or the other with lane 2 (so
+ * that no third lane carries an order between them). Happens-before between the two
+ * goes through the syncs that take both; every placement and order is compared. */
+TEST(async_copy_checks_agree_with_happens_before_under_partial_masks)
+{
+    static uint16_t rows[SC_DEV_CONST_ROWS][32];
+    for (uint32_t v = 0; v < SC_DEV_CONST_ROWS; v++)
+        for (uint32_t i = 0; i < 32; i++)
+            rows[v][i] = (uint16_t)v;
+    enum { BEFORE_ISSUE, BETWEEN, AFTER_COMPLETION };
+    static const uint32_t masks[] = {(1u << 3) | (1u << 7), (1u << 3) | (1u << 1), (1u << 7) | (1u << 2)};
+    unsigned cases = 0, wrong = 0;
+    for (int syncs = 0; syncs <= 3; syncs++)
+        for (int kinds = 0; kinds < 27; kinds++) /* the mask of each of up to three syncs */
+            for (int ea = 0; ea <= syncs; ea++)
+                for (int eb = ea; eb <= syncs; eb++)
+                    for (int ec = 0; ec <= syncs; ec++)
+                        for (int place = BEFORE_ISSUE; place <= AFTER_COMPLETION; place++)
+                            for (int kind = 0; kind < 2; kind++) {
+                                int sync_kind[4] = {0, kinds % 3, kinds / 3 % 3, kinds / 9 % 3};
+                                if (syncs < 3 && kinds >= (syncs == 0 ? 1 : syncs == 1 ? 3 : 9))
+                                    continue;
+                                if ((place == BEFORE_ISSUE && ec > ea) || (place == BETWEEN && (ec < ea || ec > eb)) ||
+                                    (place == AFTER_COMPLETION && ec < eb))
+                                    continue;
+                                /* Is there a sync of both lanes in epochs (from, to]? */
+                                int both_from_to[2] = {0, 0};
+                                for (int k = ec + 1; k <= ea; k++)
+                                    both_from_to[0] |= sync_kind[k] == 0;
+                                for (int k = eb + 1; k <= ec; k++)
+                                    both_from_to[1] |= sync_kind[k] == 0;
+                                int before_issue = (ec < ea || (ec == ea && place == BEFORE_ISSUE)) && both_from_to[0];
+                                int after_completion =
+                                    (ec > eb || (ec == eb && place == AFTER_COMPLETION)) && both_from_to[1];
+                                int expected = !before_issue && !after_completion;
+                                uint64_t x = 0, issued = 0;
+                                int raced = 0;
+                                world(5, 9);
+                                for (int e = 0; e <= syncs; e++) {
+                                    if (e > 0)
+                                        sc_rules_warp_sync(&wclk[0][0], masks[sync_kind[e]], 0);
+                                    ScRulesVerdict v;
+                                    for (int step = 0; step < 5; step++) {
+                                        if (step == 1 && e == ea) {
+                                            issued = issue_of(0, 3);
+                                            raced |= run(&x, mk(0, 3, W, NONE, 0xf), &v) == SC_RULES_RACE;
+                                        } else if (step == 3 && e == eb) {
+                                            ScRulesAccess at = mk(0, 3, W, NONE, 0xf);
+                                            sc_dev_issue_clocks(&at, &rows[0][0], issued);
+                                            raced |= run(&x, at, &v) == SC_RULES_RACE;
+                                            raced |= run(&x, mk(0, 3, W, NONE, 0xf), &v) == SC_RULES_RACE;
+                                        } else if (e == ec && step == 2 * place) {
+                                            raced |= run(&x, mk(0, 7, kind ? W : R, NONE, 0xf), &v) == SC_RULES_RACE;
+                                        }
+                                    }
+                                }
+                                cases++;
+                                if (raced != expected) {
+                                    wrong++;
+                                    printf("  syncs %d (%d %d %d), issue in %d, completion in %d, %s in %d (place %d): "
+                                           "rules %d, happens-before %d\n",
+                                           syncs, sync_kind[1], sync_kind[2], sync_kind[3], ea, eb,
+                                           kind ? "write" : "read", ec, place, raced, expected);
+                                }
+                            }
+    CHECK(cases > 1000);
+    CHECK_INT(0, wrong);
+}
+
 TEST(missing_syncwarp_and_full_mask_fix)
 {
     ScRulesVerdict v;
@@ -928,6 +998,7 @@ int main(void)
     RUN(missing_barrier_and_its_fix);
     RUN(async_copy_write_races_until_its_completion);
     RUN(async_copy_checks_agree_with_happens_before);
+    RUN(async_copy_checks_agree_with_happens_before_under_partial_masks);
     RUN(missing_syncwarp_and_full_mask_fix);
     RUN(partial_mask_orders_only_its_lanes);
     RUN(tile_sync_is_no_false_alarm);
