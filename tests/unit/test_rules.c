@@ -273,6 +273,83 @@ static uint64_t issue_of(uint32_t blk, uint32_t tid)
     return SC_DEV_ASYNC_CLOCKS(bclk[blk & 1].own[(tid >> 5) & 1], w->now, w->floor);
 }
 
+/* The host's table of constant clock rows (ScDevLaunch.const_rows): row v all v. */
+static const uint16_t *const_rows(void)
+{
+    static uint16_t rows[SC_DEV_CONST_ROWS][32];
+    static int filled;
+    for (uint32_t v = 0; !filled && v < SC_DEV_CONST_ROWS; v++)
+        for (uint32_t i = 0; i < 32; i++)
+            rows[v][i] = (uint16_t)v;
+    filled = 1;
+    return &rows[0][0];
+}
+
+/* Where another thread's access lies among a copy's issue and completion in its epoch. */
+enum { BEFORE_ISSUE, BETWEEN, AFTER_COMPLETION };
+
+/* One copy of thread 3 issued in epoch ea and completed in eb, one access (class cls)
+ * of thread `other` in epoch ec at `place` among them; open_epoch(e, kinds) makes the
+ * synchronization that opens epoch e > 0. Does any of the runtime's checks (the issue's
+ * write, then at the completion the write with the issue's clocks and the write now)
+ * report a race? */
+static int copy_races(int syncs, void (*open_epoch)(int e, const int *kinds), const int *kinds, int ea, int eb,
+                      int ec, int place, uint32_t other, int cls)
+{
+    const uint16_t *rows = const_rows();
+    uint64_t x = 0, issued = 0;
+    int raced = 0;
+    world(5, 9);
+    for (int e = 0; e <= syncs; e++) {
+        if (e > 0)
+            open_epoch(e, kinds);
+        ScRulesVerdict v;
+        /* In epoch e: the access before the issue, the issue, the access between, the
+         * completion, the access after. */
+        for (int step = 0; step < 5; step++) {
+            if (step == 1 && e == ea) {
+                issued = issue_of(0, 3);
+                raced |= run(&x, mk(0, 3, W, NONE, 0xf), &v) == SC_RULES_RACE;
+            } else if (step == 3 && e == eb) {
+                ScRulesAccess at = mk(0, 3, W, NONE, 0xf);
+                sc_dev_issue_clocks(&at, rows, issued);
+                raced |= run(&x, at, &v) == SC_RULES_RACE;
+                raced |= run(&x, mk(0, 3, W, NONE, 0xf), &v) == SC_RULES_RACE;
+            } else if (e == ec && step == 2 * place) {
+                raced |= run(&x, mk(0, other, cls, NONE, 0xf), &v) == SC_RULES_RACE;
+            }
+        }
+    }
+    return raced;
+}
+
+/* Can an access in epoch ec lie at `place` among an issue in ea and a completion in eb? */
+static int place_fits(int place, int ea, int eb, int ec)
+{
+    return !((place == BEFORE_ISSUE && ec > ea) || (place == BETWEEN && (ec < ea || ec > eb)) ||
+             (place == AFTER_COMPLETION && ec < eb));
+}
+
+static void open_by_barrier(int e, const int *kinds)
+{
+    (void)e, (void)kinds;
+    sc_rules_block_barrier(&bclk[0], 0x3u);
+}
+
+static void open_by_syncwarp(int e, const int *kinds)
+{
+    (void)e, (void)kinds;
+    sc_rules_warp_sync(&wclk[0][0], 0xffffffffu, 1);
+}
+
+/* kinds[e]: 0 takes both lanes (3 and 7), 1 lane 3 with lane 1, 2 lane 7 with lane 2,
+ * so that no third lane carries an order between them. */
+static void open_by_partial_syncwarp(int e, const int *kinds)
+{
+    static const uint32_t masks[] = {(1u << 3) | (1u << 7), (1u << 3) | (1u << 1), (1u << 7) | (1u << 2)};
+    sc_rules_warp_sync(&wclk[0][0], masks[kinds[e]], 0);
+}
+
 /* A cp.async's write lands between its issue and the wait that completes it: checked
  * at the completion with the issue's clocks (sc_dev_issue_clocks), it races with a
  * read that a barrier after the issue ordered after the issue, and not with one that a
@@ -280,10 +357,7 @@ static uint64_t issue_of(uint32_t blk, uint32_t tid)
  * completion. */
 TEST(async_copy_write_races_until_its_completion)
 {
-    static uint16_t rows[SC_DEV_CONST_ROWS][32];
-    for (uint32_t v = 0; v < SC_DEV_CONST_ROWS; v++)
-        for (uint32_t i = 0; i < 32; i++)
-            rows[v][i] = (uint16_t)v;
+    const uint16_t *rows = const_rows();
     ScRulesVerdict v;
     ScRulesAccess a;
 
@@ -301,7 +375,7 @@ TEST(async_copy_write_races_until_its_completion)
         sc_rules_block_barrier(&bclk[0], 0x3u);
         a = mk(0, 3, W, NONE, 0xf);
         if (issue_clocks)
-            sc_dev_issue_clocks(&a, &rows[0][0], issued);
+            sc_dev_issue_clocks(&a, rows, issued);
         CHECK_INT(issue_clocks ? SC_RULES_RACE : SC_RULES_OK, run(&x, a, &v));
         if (issue_clocks) {
             CHECK_INT(SC_RULES_CAUSE_MISSING_BARRIER, v.cause);
@@ -317,7 +391,7 @@ TEST(async_copy_write_races_until_its_completion)
     uint64_t issued = issue_of(0, 3);
     CHECK_INT(SC_RULES_OK, run(&x, mk(0, 3, W, NONE, 0xf), &v));
     a = mk(0, 3, W, NONE, 0xf);
-    sc_dev_issue_clocks(&a, &rows[0][0], issued);
+    sc_dev_issue_clocks(&a, rows, issued);
     CHECK(run(&x, a, &v) != SC_RULES_RACE);
     CHECK(run(&x, mk(0, 3, W, NONE, 0xf), &v) != SC_RULES_RACE);
 
@@ -328,7 +402,7 @@ TEST(async_copy_write_races_until_its_completion)
     issued = issue_of(0, 3);
     CHECK_INT(SC_RULES_OK, run(&x, mk(0, 3, W, NONE, 0xf), &v));
     a = mk(0, 3, W, NONE, 0xf);
-    sc_dev_issue_clocks(&a, &rows[0][0], issued);
+    sc_dev_issue_clocks(&a, rows, issued);
     CHECK(run(&x, a, &v) != SC_RULES_RACE);
     CHECK(run(&x, mk(0, 3, W, NONE, 0xf), &v) != SC_RULES_RACE);
     sc_rules_block_barrier(&bclk[0], 0x3u);
@@ -343,7 +417,7 @@ TEST(async_copy_write_races_until_its_completion)
     sc_rules_warp_sync(&wclk[0][0], 0xffffffffu, 1);
     CHECK_INT(SC_RULES_OK, run(&x, mk(0, 7, R, NONE, 0xf), &v));
     a = mk(0, 3, W, NONE, 0xf);
-    sc_dev_issue_clocks(&a, &rows[0][0], issued);
+    sc_dev_issue_clocks(&a, rows, issued);
     CHECK_INT(SC_RULES_RACE, run(&x, a, &v));
     CHECK_INT(SC_RULES_CAUSE_MISSING_SYNCWARP, v.cause);
 }
@@ -357,11 +431,6 @@ TEST(async_copy_write_races_until_its_completion)
  * neither before the issue nor after the completion: a <= c <= b. */
 TEST(async_copy_checks_agree_with_happens_before)
 {
-    static uint16_t rows[SC_DEV_CONST_ROWS][32];
-    for (uint32_t v = 0; v < SC_DEV_CONST_ROWS; v++)
-        for (uint32_t i = 0; i < 32; i++)
-            rows[v][i] = (uint16_t)v;
-    enum { BEFORE_ISSUE, BETWEEN, AFTER_COMPLETION };
     unsigned cases = 0, wrong = 0;
     for (int same_warp = 0; same_warp < 2; same_warp++)
         for (int syncs = 0; syncs <= 3; syncs++)
@@ -370,39 +439,10 @@ TEST(async_copy_checks_agree_with_happens_before)
                     for (int ec = 0; ec <= syncs; ec++)
                         for (int place = BEFORE_ISSUE; place <= AFTER_COMPLETION; place++)
                             for (int kind = 0; kind < 2; kind++) {
-                                /* The access's place among the copy's ends must fit its epoch. */
-                                if ((place == BEFORE_ISSUE && ec > ea) || (place == BETWEEN && (ec < ea || ec > eb)) ||
-                                    (place == AFTER_COMPLETION && ec < eb))
+                                if (!place_fits(place, ea, eb, ec))
                                     continue;
-                                uint32_t other = same_warp ? 7u : 40u;
-                                int cls = kind ? W : R;
-                                uint64_t x = 0, issued = 0;
-                                int raced = 0;
-                                world(5, 9);
-                                for (int e = 0; e <= syncs; e++) {
-                                    if (e > 0) {
-                                        if (same_warp)
-                                            sc_rules_warp_sync(&wclk[0][0], 0xffffffffu, 1);
-                                        else
-                                            sc_rules_block_barrier(&bclk[0], 0x3u);
-                                    }
-                                    ScRulesVerdict v;
-                                    /* In epoch e: the access before the issue, the issue, the
-                                     * access between, the completion, the access after. */
-                                    for (int step = 0; step < 5; step++) {
-                                        if (step == 1 && e == ea) {
-                                            issued = issue_of(0, 3);
-                                            raced |= run(&x, mk(0, 3, W, NONE, 0xf), &v) == SC_RULES_RACE;
-                                        } else if (step == 3 && e == eb) {
-                                            ScRulesAccess at = mk(0, 3, W, NONE, 0xf);
-                                            sc_dev_issue_clocks(&at, &rows[0][0], issued);
-                                            raced |= run(&x, at, &v) == SC_RULES_RACE;
-                                            raced |= run(&x, mk(0, 3, W, NONE, 0xf), &v) == SC_RULES_RACE;
-                                        } else if (e == ec && step == 2 * place) {
-                                            raced |= run(&x, mk(0, other, cls, NONE, 0xf), &v) == SC_RULES_RACE;
-                                        }
-                                    }
-                                }
+                                int raced = copy_races(syncs, same_warp ? open_by_syncwarp : open_by_barrier, NULL,
+                                                       ea, eb, ec, place, same_warp ? 7u : 40u, kind ? W : R);
                                 int expected = ea <= ec && ec <= eb;
                                 cases++;
                                 if (raced != expected) {
@@ -423,64 +463,34 @@ TEST(async_copy_checks_agree_with_happens_before)
  * goes through the syncs that take both; every placement and order is compared. */
 TEST(async_copy_checks_agree_with_happens_before_under_partial_masks)
 {
-    static uint16_t rows[SC_DEV_CONST_ROWS][32];
-    for (uint32_t v = 0; v < SC_DEV_CONST_ROWS; v++)
-        for (uint32_t i = 0; i < 32; i++)
-            rows[v][i] = (uint16_t)v;
-    enum { BEFORE_ISSUE, BETWEEN, AFTER_COMPLETION };
-    static const uint32_t masks[] = {(1u << 3) | (1u << 7), (1u << 3) | (1u << 1), (1u << 7) | (1u << 2)};
     unsigned cases = 0, wrong = 0;
     for (int syncs = 0; syncs <= 3; syncs++)
-        for (int kinds = 0; kinds < 27; kinds++) /* the mask of each of up to three syncs */
+        for (int kinds_code = 0; kinds_code < 27; kinds_code++)
             for (int ea = 0; ea <= syncs; ea++)
                 for (int eb = ea; eb <= syncs; eb++)
                     for (int ec = 0; ec <= syncs; ec++)
                         for (int place = BEFORE_ISSUE; place <= AFTER_COMPLETION; place++)
                             for (int kind = 0; kind < 2; kind++) {
-                                int sync_kind[4] = {0, kinds % 3, kinds / 3 % 3, kinds / 9 % 3};
-                                if (syncs < 3 && kinds >= (syncs == 0 ? 1 : syncs == 1 ? 3 : 9))
+                                int kinds[4] = {0, kinds_code % 3, kinds_code / 3 % 3, kinds_code / 9 % 3};
+                                if (kinds_code >= (syncs == 0 ? 1 : syncs == 1 ? 3 : syncs == 2 ? 9 : 27) ||
+                                    !place_fits(place, ea, eb, ec))
                                     continue;
-                                if ((place == BEFORE_ISSUE && ec > ea) || (place == BETWEEN && (ec < ea || ec > eb)) ||
-                                    (place == AFTER_COMPLETION && ec < eb))
-                                    continue;
-                                /* Is there a sync of both lanes in epochs (from, to]? */
-                                int both_from_to[2] = {0, 0};
+                                /* Ordered through a sync of both lanes in (ec, ea] or (eb, ec]. */
+                                int before_issue = 0, after_completion = 0;
                                 for (int k = ec + 1; k <= ea; k++)
-                                    both_from_to[0] |= sync_kind[k] == 0;
+                                    before_issue |= kinds[k] == 0;
                                 for (int k = eb + 1; k <= ec; k++)
-                                    both_from_to[1] |= sync_kind[k] == 0;
-                                int before_issue = (ec < ea || (ec == ea && place == BEFORE_ISSUE)) && both_from_to[0];
-                                int after_completion =
-                                    (ec > eb || (ec == eb && place == AFTER_COMPLETION)) && both_from_to[1];
+                                    after_completion |= kinds[k] == 0;
                                 int expected = !before_issue && !after_completion;
-                                uint64_t x = 0, issued = 0;
-                                int raced = 0;
-                                world(5, 9);
-                                for (int e = 0; e <= syncs; e++) {
-                                    if (e > 0)
-                                        sc_rules_warp_sync(&wclk[0][0], masks[sync_kind[e]], 0);
-                                    ScRulesVerdict v;
-                                    for (int step = 0; step < 5; step++) {
-                                        if (step == 1 && e == ea) {
-                                            issued = issue_of(0, 3);
-                                            raced |= run(&x, mk(0, 3, W, NONE, 0xf), &v) == SC_RULES_RACE;
-                                        } else if (step == 3 && e == eb) {
-                                            ScRulesAccess at = mk(0, 3, W, NONE, 0xf);
-                                            sc_dev_issue_clocks(&at, &rows[0][0], issued);
-                                            raced |= run(&x, at, &v) == SC_RULES_RACE;
-                                            raced |= run(&x, mk(0, 3, W, NONE, 0xf), &v) == SC_RULES_RACE;
-                                        } else if (e == ec && step == 2 * place) {
-                                            raced |= run(&x, mk(0, 7, kind ? W : R, NONE, 0xf), &v) == SC_RULES_RACE;
-                                        }
-                                    }
-                                }
+                                int raced = copy_races(syncs, open_by_partial_syncwarp, kinds, ea, eb, ec, place, 7u,
+                                                       kind ? W : R);
                                 cases++;
                                 if (raced != expected) {
                                     wrong++;
                                     printf("  syncs %d (%d %d %d), issue in %d, completion in %d, %s in %d (place %d): "
                                            "rules %d, happens-before %d\n",
-                                           syncs, sync_kind[1], sync_kind[2], sync_kind[3], ea, eb,
-                                           kind ? "write" : "read", ec, place, raced, expected);
+                                           syncs, kinds[1], kinds[2], kinds[3], ea, eb, kind ? "write" : "read", ec,
+                                           place, raced, expected);
                                 }
                             }
     CHECK(cases > 1000);
