@@ -1887,13 +1887,6 @@ static __device__ bool read_clocks(ScRulesAccess *r, const ScDevLaunch *l, uint3
     return true;
 }
 
-/* The clocks of an asynchronous copy's thread when it issued the copy, for the check
- * of its write at completion (sc_dev_issue_clocks). */
-static __device__ __forceinline__ void issue_clocks(ScRulesAccess *r, const ScDevLaunch *l, uint32_t slot)
-{
-    sc_dev_issue_clocks(r, (const uint16_t *)l->const_rows, async_state(l, slot)->issued);
-}
-
 static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slot, uint64_t addr,
                                                     uint32_t info, uint32_t site, int cls,
                                                     StorePeers peers, bool weak_flag)
@@ -1953,8 +1946,8 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
         count_unchecked(l);
         return;
     }
-    if (info & SC_ABI_INFO_ASYNC)
-        issue_clocks(&a.rules, l, slot);
+    if (info & SC_ABI_INFO_ASYNC) /* a copy's completion, checked as of its issue */
+        sc_dev_issue_clocks(&a.rules, (const uint16_t *)l->const_rows, async_state(l, slot)->issued);
     a.rules.acq = 0;
     a.rules.n_acq = 0;
     a.rules.moved = 0;

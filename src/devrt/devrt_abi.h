@@ -38,9 +38,10 @@
  *       arrive's semantics and scope) or wait (an 8-byte read): the synchronization
  *       such an access makes on the object at addr, which is not itself checked.
  *   __scord_async_copy(.b64 dst, .b32 info, .b32 site)
- *       before a cp.async (after the __scord_access calls that check its source read
- *       and its destination write as of the instruction): the destination write is
- *       checked again when the copy completes (a wait of its group, a
+ *       before a cp.async (and before the __scord_access calls that check its source
+ *       read and its destination write as of the instruction): completes an earlier
+ *       pending copy of the thread to the same bytes, and queues this one, whose
+ *       destination write is checked again when it completes (a wait of its group, a
  *       cp.async.mbarrier.arrive, or the thread's exit). dst: the generic address of
  *       the shared destination; info: that write's (size the cp-size); site: the
  *       write's site.
@@ -113,7 +114,7 @@ enum {
 #define SC_ABI_INFO_LOCK (1u << 21)
 /* Set by the runtime only, never by instrumented code: the write that completes an
  * asynchronous copy, checked with the thread's clocks as they were when the copy was
- * issued (ScDevThread.async_issued). */
+ * issued (ScDevAsync.issued). */
 #define SC_ABI_INFO_ASYNC (1u << 22)
 
 #endif

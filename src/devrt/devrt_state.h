@@ -210,6 +210,13 @@ typedef struct ScDevMove {
  * ScDevLaunch.const_rows, SC_DEV_CONST_ROWS of them, filled once by the host. */
 #define SC_DEV_CONST_ROWS 1024u
 
+SC_HD static inline void sc_dev_fill_const_rows(uint16_t rows[SC_DEV_CONST_ROWS][32])
+{
+    for (uint32_t v = 0; v < SC_DEV_CONST_ROWS; v++)
+        for (uint32_t i = 0; i < 32; i++)
+            rows[v][i] = (uint16_t)v;
+}
+
 /* The clocks of a thread as they were when it issued an asynchronous copy (`issued`:
  * SC_DEV_ASYNC_CLOCKS), for the check of the copy's write at its completion: ages are
  * still taken from the current now (r keeps bar_now and sync_now); what the thread knew
@@ -236,7 +243,6 @@ SC_HD static inline bool sc_dev_async_completes(uint32_t committed, uint32_t gro
         return true;
     return ((committed - group) & 0xffu) > op;
 }
-
 
 /* Per-thread synchronization state, in the block's slot. */
 typedef struct ScDevThread {

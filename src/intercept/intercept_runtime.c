@@ -61,9 +61,7 @@ static bool dev_zalloc(const ScDrvRt *d, size_t bytes, CUdeviceptr *out)
 static bool fill_const_rows(const ScDrvRt *d, CUdeviceptr *out)
 {
     static uint16_t rows[SC_DEV_CONST_ROWS][32];
-    for (uint32_t v = 0; v < SC_DEV_CONST_ROWS; v++)
-        for (uint32_t i = 0; i < 32; i++)
-            rows[v][i] = (uint16_t)v;
+    sc_dev_fill_const_rows(rows);
     return dev_zalloc(d, sizeof rows, out) && d->htod(*out, rows, sizeof rows) == CUDA_SUCCESS;
 }
 

@@ -278,9 +278,8 @@ static const uint16_t *const_rows(void)
 {
     static uint16_t rows[SC_DEV_CONST_ROWS][32];
     static int filled;
-    for (uint32_t v = 0; !filled && v < SC_DEV_CONST_ROWS; v++)
-        for (uint32_t i = 0; i < 32; i++)
-            rows[v][i] = (uint16_t)v;
+    if (!filled)
+        sc_dev_fill_const_rows(rows);
     filled = 1;
     return &rows[0][0];
 }
