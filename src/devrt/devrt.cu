@@ -77,6 +77,51 @@ static __device__ __forceinline__ uint32_t block_linear(void)
     return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
 }
 
+/* Blocks in this thread's cluster (sm_90; a launch without clusters has clusters of
+ * one block). */
+static __device__ __forceinline__ uint32_t cluster_blocks(void)
+{
+#if __CUDA_ARCH__ >= 900
+    uint32_t n;
+    asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(n));
+    return n;
+#else
+    return 1;
+#endif
+}
+
+/* The launch's clusters as the rules take them (block_state's copy, written when the
+ * block took its slot), or NULL when a cluster is one block. */
+static __device__ __forceinline__ const ScRulesCluster *launch_clusters(const ScDevBlock *b)
+{
+    return cluster_blocks() > 1 ? &b->cluster : NULL;
+}
+
+/* The blocks a scope spans (SC_RULES_SPAN_*). */
+static __device__ __forceinline__ int scope_span(uint32_t scope)
+{
+    return scope >= SC_ABI_SCOPE_GPU       ? SC_RULES_SPAN_GPU
+           : scope == SC_ABI_SCOPE_CLUSTER ? SC_RULES_SPAN_CLUSTER
+                                           : SC_RULES_SPAN_BLOCK;
+}
+
+/* The span a synchronization between this thread's block and block blk needs. */
+static __device__ __forceinline__ int span_needed(const ScDevBlock *b, uint32_t blk)
+{
+    uint32_t me = block_linear() & 0x7fffffu;
+    if (blk == me)
+        return SC_RULES_SPAN_BLOCK;
+    return sc_rules_same_cluster(launch_clusters(b), blk, me) ? SC_RULES_SPAN_CLUSTER : SC_RULES_SPAN_GPU;
+}
+
+/* The blocks the write of a flag spans, from the flags its node's record carries. */
+static __device__ __forceinline__ int flag_span(uint64_t rec)
+{
+    return (rec & SC_DEV_REC_FLAG_CTA)       ? SC_RULES_SPAN_BLOCK
+           : (rec & SC_DEV_REC_FLAG_CLUSTER) ? SC_RULES_SPAN_CLUSTER
+                                             : SC_RULES_SPAN_GPU;
+}
+
 static __device__ __forceinline__ uint32_t smid(void)
 {
     uint32_t id;
@@ -359,6 +404,13 @@ static __device__ void open_slot(ScDevLaunch *l)
         b->acq_next = 0;
         b->bar_count = block_threads() << 16;
         b->clk.now = 0;
+#if __CUDA_ARCH__ >= 900
+        uint32_t cx, cy, cz;
+        asm("mov.u32 %0, %%cluster_nctaid.x;" : "=r"(cx));
+        asm("mov.u32 %0, %%cluster_nctaid.y;" : "=r"(cy));
+        asm("mov.u32 %0, %%cluster_nctaid.z;" : "=r"(cz));
+        b->cluster = (ScRulesCluster){gridDim.x, gridDim.y, cx, cy, cz};
+#endif
         __scord_slot = slot;
     }
 }
@@ -564,12 +616,10 @@ static __device__ void arrive_named(ScDevBlock *b, uint32_t id, uint32_t count, 
     }
 }
 
-extern "C" __device__ void __scord_bar_arrive(uint32_t site, uint32_t id, uint32_t count)
+/* A thread arrives at a barrier; returns whether it completed a full barrier's
+ * instance. */
+static __device__ bool arrive(ScDevLaunch *l, uint32_t slot, uint32_t site, uint32_t id, uint32_t count)
 {
-    uint32_t slot;
-    ScDevLaunch *l = checked_block(&slot);
-    if (!l)
-        return;
     ScDevThread *th = thread_state(l, slot);
     ScDevBlock *b = block_state(l, slot);
     uint32_t t = thread_linear(), w = t / WARP_SIZE;
@@ -583,22 +633,31 @@ extern "C" __device__ void __scord_bar_arrive(uint32_t site, uint32_t id, uint32
      * shared bookkeeping (lanes from different call sites may run this code together). */
     uint32_t peers = __match_any_sync(__activemask(), (uint64_t)(full ? n : id) << 32 | site);
     if (t % WARP_SIZE != lowest_lane(peers))
-        return;
+        return false;
     if (!full) {
         arrive_named(b, id, count, w, peers);
-        return;
+        return false;
     }
     check_site(l, b, n, site, t);
     add_arrivals(b, n, w, peers);
     uint32_t k = (uint32_t)__popc(peers);
     uint32_t old = atomicAdd(&b->bar_count, k);
-    if ((old & 0xffffu) + k == old >> 16) {
-        /* Every thread that has not exited is here: this group completes the instance
-         * (the others wait in the barrier) and opens the next. */
-        __scord_complete_barrier(b, live_warps(b));
-        atomicAnd(&b->bar_count, ~0xffffu);
-        __threadfence_block();
-    }
+    if ((old & 0xffffu) + k != old >> 16)
+        return false;
+    /* Every thread that has not exited is here: this group completes the instance
+     * (the others wait in the barrier) and opens the next. */
+    __scord_complete_barrier(b, live_warps(b));
+    atomicAnd(&b->bar_count, ~0xffffu);
+    __threadfence_block();
+    return true;
+}
+
+extern "C" __device__ void __scord_bar_arrive(uint32_t site, uint32_t id, uint32_t count)
+{
+    uint32_t slot;
+    ScDevLaunch *l = checked_block(&slot);
+    if (l)
+        arrive(l, slot, site, id, count);
 }
 
 /* After a full barrier every non-exited thread of the block has arrived (barriers
@@ -917,8 +976,7 @@ extern "C" __device__ __noinline__ void __scord_release(ScDevLaunch *l, uint32_t
     }
     ScDevThread *th = thread_state(l, slot);
     th->spin_addr = 0;
-    th->release = sc_rules_release_record(block_linear(), t, nf & 0xffffu, known, nf >> 16,
-                                          scope >= SC_ABI_SCOPE_GPU);
+    th->release = sc_rules_release_record(block_linear(), t, nf & 0xffffu, known, nf >> 16, scope_span(scope));
     th->release_fresh = FRESH_STRONG | FRESH_ANY;
     th->release_also = th->last_acq;
     th->release_broken = latest_attempt(l, th);
@@ -950,8 +1008,9 @@ extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t
 {
     ScDevThread *th = thread_state(l, slot);
     ScDevBlock *b = block_state(l, slot);
-    uint32_t t = thread_linear(), me = block_linear();
-    bool gpu = scope >= SC_ABI_SCOPE_GPU, stepped = false;
+    uint32_t t = thread_linear();
+    int span = scope_span(scope);
+    bool stepped = false;
     th->spin_addr = 0;
     /* Oldest first: the newest flag's outcome is the thread's latest attempt. */
     for (uint32_t i = SC_DEV_PENDING; i-- > 0;) {
@@ -974,18 +1033,19 @@ extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t
             th->lock_user |= lock;
             continue;
         }
-        uint32_t rs = SC_ABI_INFO_SCOPE(info);
-        bool read_cta = rs == SC_ABI_SCOPE_CTA || rs == SC_ABI_SCOPE_CLUSTER;
+        /* The release, the flag's write and read and this acquire must each span
+         * both blocks: one block, one cluster, or the grid. */
+        int needed = read ? span_needed(b, sc_rules_rec_blk(rec)) : SC_RULES_SPAN_BLOCK;
+        int others = min(min(sc_rules_rec_span(rec), flag_span(rec)), scope_span(SC_ABI_INFO_SCOPE(info)));
         if (!read || !(rec & SC_RULES_REC_SET))
             th->attempt = attempt_cause(info, DEV_CAUSE_MISSING_FENCE, DEV_CAUSE_LOCK_NO_FENCE);
         else if (rec & SC_DEV_REC_WEAK)
             th->attempt = DEV_CAUSE_NON_STRONG_SYNC + 1u;
-        else if (sc_rules_rec_blk(rec) != me &&
-                 (!(rec & SC_RULES_REC_GPU) || !gpu || (rec & SC_DEV_REC_FLAG_CTA) || read_cta)) {
+        else if (others < needed || span < needed) {
             th->attempt = attempt_cause(info, DEV_CAUSE_FENCE_SCOPE, DEV_CAUSE_LOCK_SCOPE);
             /* Only this fence's scope fell short: the read still makes an acquire
              * pattern with a later, wider fence. */
-            if ((rec & SC_RULES_REC_GPU) && !(rec & SC_DEV_REC_FLAG_CTA) && !read_cta) {
+            if (others >= needed) {
                 th->pending[i] = key;
                 th->pending_info[i] = info | PENDING_KEPT;
             }
@@ -1006,7 +1066,7 @@ extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t
         uint32_t bs = load_cta32(&b->bar_state);
         uint32_t bar = (bs & BAR_UNIFORM) ? bs & 0xffffu : b->clk.own[t / WARP_SIZE];
         uint32_t sync = load_cta32(warp_now_floor(warp_clock(l, slot, t / WARP_SIZE))) & 0xffffu;
-        uint32_t meta = SC_DEV_ACQ_META(t, bar, gpu, lock, sync);
+        uint32_t meta = SC_DEV_ACQ_META(t, bar, span, lock, sync);
         if (!th->attempt)
             th->last_acq_meta = meta;
         add_taken(b, th->attempt ? SC_DEV_ACQ_FAILED | th->attempt : head, meta);
@@ -1072,9 +1132,10 @@ extern "C" __device__ __noinline__ bool __scord_sync_access(ScDevLaunch *l, uint
         return false;
     }
     th->release_fresh = 0;
-    bool cta = scope == SC_ABI_SCOPE_CTA || scope == SC_ABI_SCOPE_CLUSTER;
-    __scord_sync_publish(l, key, th->release | (cta ? SC_DEV_REC_FLAG_CTA : 0), rmw,
-                         th->release_also, th->release_broken);
+    uint64_t flag = scope == SC_ABI_SCOPE_CTA       ? SC_DEV_REC_FLAG_CTA
+                    : scope == SC_ABI_SCOPE_CLUSTER ? SC_DEV_REC_FLAG_CLUSTER
+                                                    : 0;
+    __scord_sync_publish(l, key, th->release | flag, rmw, th->release_also, th->release_broken);
     return false;
 }
 
@@ -1160,6 +1221,7 @@ static __device__ __forceinline__ ScRulesAccess thread_clocks(uint32_t bar_now, 
     c.acq = 0;
     c.n_acq = 0;
     c.moved = 0;
+    c.cluster = 0;
     return c;
 }
 
@@ -1280,11 +1342,12 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
                 if (!read_node(l, seq, &rec, &prev))
                     break;
                 read_node_links(l, seq, &also, &broken);
-                bool reaches = (item & ACQ_TRUSTED) || sc_rules_rec_blk(rec) == r->blk ||
-                               ((rec & SC_RULES_REC_GPU) && SC_DEV_ACQ_GPU(meta) &&
-                                !(rec & SC_DEV_REC_FLAG_CTA));
+                int needed = span_needed(b, sc_rules_rec_blk(rec));
+                bool reaches = (item & ACQ_TRUSTED) || needed == SC_RULES_SPAN_BLOCK ||
+                               (sc_rules_rec_span(rec) >= needed && (int)SC_DEV_ACQ_SPAN(meta) >= needed &&
+                                flag_span(rec) >= needed);
                 if ((rec & SC_RULES_REC_SET) && !(rec & SC_DEV_REC_WEAK)) {
-                    uint64_t taken = rec & ~(SC_DEV_REC_WEAK | SC_DEV_REC_FLAG_CTA);
+                    uint64_t taken = rec & ~SC_DEV_REC_FLAGS;
                     holds_mover_rec |= reaches && taken == mover_rec;
                     int covers = sc_rules_release_covers(taken, s);
                     if (covers == SC_RULES_COVERS_ALL && reaches)
@@ -1951,7 +2014,9 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     a.rules.acq = 0;
     a.rules.n_acq = 0;
     a.rules.moved = 0;
-    a.acquired = load_cta32(&block_state(l, slot)->acq_next) != 0;
+    const ScDevBlock *b = block_state(l, slot);
+    a.rules.cluster = launch_clusters(b);
+    a.acquired = load_cta32(&b->acq_next) != 0;
     /* Byte k of the access lies in word (addr % 4 + k) / 4 of it. */
     uint32_t first = (uint32_t)(addr & 3), end = first + size;
     for (uint32_t lo = first; lo < end; lo = (lo | 3u) + 1) {
@@ -2051,6 +2116,55 @@ extern "C" __device__ void __scord_sync(uint64_t addr, uint32_t info, uint32_t s
     ScDevLaunch *l = checked_block(&slot);
     if (l)
         __scord_sync_access(l, slot, addr, info, access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info)));
+}
+
+/* ---- cluster barriers (docs/rules.md section 11, "Clusters") --------------------- */
+
+/* The address a cluster's barrier synchronizes through, as a flag of the sync table:
+ * one of the node ring's (the program never accesses it), one per cluster. */
+static __device__ __forceinline__ uint64_t cluster_flag(const ScDevLaunch *l)
+{
+#if __CUDA_ARCH__ >= 900
+    uint32_t x, y, z, nx, ny;
+    asm("mov.u32 %0, %%clusterid.x;" : "=r"(x));
+    asm("mov.u32 %0, %%clusterid.y;" : "=r"(y));
+    asm("mov.u32 %0, %%clusterid.z;" : "=r"(z));
+    asm("mov.u32 %0, %%nclusterid.x;" : "=r"(nx));
+    asm("mov.u32 %0, %%nclusterid.y;" : "=r"(ny));
+    uint32_t id = x + nx * (y + ny * z);
+#else
+    uint32_t id = block_linear();
+#endif
+    uint32_t words = (1u << SC_DEV_SYNC_NODES_BITS) * (uint32_t)(sizeof(ScDevSyncNode) / sizeof(uint64_t));
+    return l->sync_nodes + 8u * (uint64_t)(id % words);
+}
+
+/* barrier.cluster.arrive (before it) and barrier.cluster.wait (after it). Within the
+ * block the pair is a full barrier: the arrive counts the thread in, the wait checks
+ * that every lane arrived. Across the blocks of the cluster it is a release sequence
+ * on the cluster's flag: the thread that completes its block's instance releases for
+ * the whole block (its record's barrier knowledge is the new instance, so it covers
+ * every access of the block made before its arrive) with a read-modify-write of the
+ * flag, and each waiter acquires the flag at cluster scope. A relaxed arrive releases
+ * nothing. */
+extern "C" __device__ void __scord_cluster_barrier(uint32_t site, uint32_t info)
+{
+    uint32_t slot;
+    ScDevLaunch *l = checked_block(&slot);
+    if (!l)
+        return;
+    uint64_t flag = cluster_flag(l);
+    if (SC_ABI_INFO_KIND(info) == SC_ABI_KIND_RMW) {
+        if (arrive(l, slot, site, 0, SC_ABI_ALL_THREADS))
+            __scord_sync_access(l, slot, flag, info, SC_RULES_CLS_ATOMIC);
+        return;
+    }
+    __scord_bar_pass(site, 0, SC_ABI_ALL_THREADS);
+    /* Noted as a counter's ticket is: a chain that carries nothing (relaxed arrives)
+     * is a failed attempt, missing_fence, not a flag's first value. */
+    uint32_t ticket = (info & ~(7u << 8)) | SC_ABI_KIND_RMW << 8;
+    __scord_sync_access(l, slot, flag, ticket, SC_RULES_CLS_SREAD);
+    __scord_acquire(l, slot, SC_ABI_SCOPE_CLUSTER);
 }
 
 /* ---- asynchronous copies (docs/devrt.md, "Asynchronous copies") ------------------ */

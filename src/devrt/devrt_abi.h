@@ -50,6 +50,11 @@
  *       (op N), cp.async.wait_all (SC_ABI_ASYNC_WAIT_ALL), and before a
  *       cp.async.mbarrier.arrive (SC_ABI_ASYNC_ARRIVE, then __scord_sync on the
  *       mbarrier as an arrive): the copies it completes are checked as writes then.
+ *   __scord_cluster_barrier(.b32 site, .b32 info)
+ *       before barrier.cluster.arrive (info: an 8-byte read-modify-write, .release or
+ *       .relaxed, at .cluster scope) and after barrier.cluster.wait (an 8-byte
+ *       .acquire read at .cluster scope): a full barrier of the block, and a release
+ *       and an acquire through a flag the runtime keeps for the thread's cluster.
  *
  * A predicated instruction's calls are skipped with a branch on the same
  * predicate, because the call sequence's st.param cannot be predicated.

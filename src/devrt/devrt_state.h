@@ -122,15 +122,17 @@ typedef struct ScDevRecord {
 
 #define SC_DEV_ACQ_SET 8
 /* acq_meta: the taker's thread (10 bits), its warp's barrier instance then (10), the
- * acquire's scope includes other blocks (1), taken through cas/exch, a lock (1), set
- * (1), its warp clock then (7). */
-#define SC_DEV_ACQ_META(tid, bar, gpu, lock, sync)                                             \
-    ((uint32_t)(tid) | (uint32_t)(bar) << 10 | (uint32_t)(gpu) << 20 | (uint32_t)(lock) << 21 | \
-     1u << 22 | (uint32_t)(sync) << 23)
+ * acquire's scope spans every block (1), taken through cas/exch, a lock (1), set (1),
+ * its warp clock then (7), the acquire's scope spans its cluster (1). */
+#define SC_DEV_ACQ_META(tid, bar, span, lock, sync)                                            \
+    ((uint32_t)(tid) | (uint32_t)(bar) << 10 | (uint32_t)((span) >= SC_RULES_SPAN_GPU) << 20 |  \
+     (uint32_t)(lock) << 21 | 1u << 22 | (uint32_t)(sync) << 23 |                              \
+     (uint32_t)((span) >= SC_RULES_SPAN_CLUSTER) << 30)
 #define SC_DEV_ACQ_SYNC(m) (((m) >> 23) & 0x7fu)
 #define SC_DEV_ACQ_TID(m) ((m)&0x3ffu)
 #define SC_DEV_ACQ_BAR(m) (((m) >> 10) & 0x3ffu)
-#define SC_DEV_ACQ_GPU(m) (((m) >> 20) & 1u)
+#define SC_DEV_ACQ_SPAN(m)                                                                     \
+    (((m) >> 20) & 1u ? SC_RULES_SPAN_GPU : ((m) >> 30) & 1u ? SC_RULES_SPAN_CLUSTER : SC_RULES_SPAN_BLOCK)
 #define SC_DEV_ACQ_LOCK(m) (((m) >> 21) & 1u)
 /* acq_head of an entry that records a failed attempt: | its ScCause + 1. */
 #define SC_DEV_ACQ_FAILED (1u << 31)
@@ -162,9 +164,12 @@ typedef struct ScDevSyncNode {
 } ScDevSyncNode;
 #define SC_DEV_SYNC_NODES_BITS 20
 /* rec flags above the rules' record: the write that carried it was weak (not a
- * synchronization), or cta-scoped (no morally strong partner in another block). */
+ * synchronization), cta-scoped (no morally strong partner in another block) or
+ * cluster-scoped (none outside its cluster). */
 #define SC_DEV_REC_WEAK ((uint64_t)1 << 62)
 #define SC_DEV_REC_FLAG_CTA ((uint64_t)1 << 61)
+#define SC_DEV_REC_FLAG_CLUSTER ((uint64_t)1 << 60)
+#define SC_DEV_REC_FLAGS (SC_DEV_REC_WEAK | SC_DEV_REC_FLAG_CTA | SC_DEV_REC_FLAG_CLUSTER)
 /* __scord_acquired_cover's answer: the word's moved classes are ordered (beside the
  * record, if any). */
 #define SC_DEV_COVER_MOVED ((uint64_t)1 << 63)
@@ -317,6 +322,7 @@ typedef struct ScDevBlock {
     uint32_t acq_head[SC_DEV_ACQ_SET];
     uint32_t acq_meta[SC_DEV_ACQ_SET];
     uint32_t acq_next;        /* entries ever added; the set keeps the newest */
+    ScRulesCluster cluster;   /* the launch's clusters, when of several blocks (sm_90) */
 } ScDevBlock;
 
 /* No slot could be had: the block runs unchecked (never hangs the program). */

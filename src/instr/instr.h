@@ -28,7 +28,8 @@ typedef struct ScInstrOpts {
 
 typedef enum ScInstrSiteKind {
     SC_INSTR_SITE_ACCESS,    /* ld/st/atom/red/discard: __scord_access before it */
-    SC_INSTR_SITE_BARRIER,   /* bar/barrier .sync/.red (arrive before, pass after) or .arrive */
+    SC_INSTR_SITE_BARRIER,   /* bar/barrier .sync/.red (arrive before, pass after) or .arrive;
+                                barrier.cluster.arrive (before) and .wait (after) */
     SC_INSTR_SITE_SYNCWARP,  /* bar.warp.sync: __scord_syncwarp after it */
     SC_INSTR_SITE_FENCE,     /* fence.{sc,acq_rel,acquire,release}, membar: __scord_fence after it */
     SC_INSTR_SITE_MBARRIER,  /* mbarrier arrive or wait: __scord_sync before it (a wait: __scord_fence after) */
@@ -46,7 +47,6 @@ typedef enum ScInstrUnchecked {
                                            groups, st.async, red.async (cp.async is checked) */
     SC_INSTR_UNCHECKED_MATRIX,          /* ldmatrix, stmatrix, wmma.load/store, wgmma */
     SC_INSTR_UNCHECKED_MBARRIER,        /* mbarrier arrive on another block's object (.shared::cluster) */
-    SC_INSTR_UNCHECKED_CLUSTER_BARRIER, /* barrier.cluster.arrive/wait */
     SC_INSTR_UNCHECKED_MULTIMEM,        /* multimem.* on multicast addresses */
 } ScInstrUnchecked;
 #define SC_INSTR_UNCHECKED_BIT(u) (1u << (u))

@@ -334,6 +334,21 @@ static bool emit_async_group(Emitter *e, const ScInstrEdit *ed)
     return insert(e, ed->stmt, ed->info != SC_ABI_ASYNC_ARRIVE, in->guard, in->guard_negated);
 }
 
+/* Before barrier.cluster.arrive, whose release must be in place before any thread of
+ * the cluster can pass its wait; after barrier.cluster.wait. */
+static bool emit_cluster_barrier(Emitter *e, const ScInstrEdit *ed)
+{
+    static const unsigned bits[] = {32, 32};
+    e->code.len = 0;
+    e->arg[0].len = e->arg[1].len = 0;
+    sc_buf_printf(&e->arg[0], "%u", ed->site);
+    sc_buf_printf(&e->arg[1], "0x%x", ed->info);
+    call_seq(e, "__scord_cluster_barrier", bits, 2);
+    const ScPtxInstr *in = &ed->stmt->u.instr;
+    bool after = SC_ABI_INFO_KIND(ed->info) == SC_ABI_KIND_READ;
+    return insert(e, ed->stmt, after, in->guard, in->guard_negated);
+}
+
 static bool emit_exit(Emitter *e, const ScInstrEdit *ed)
 {
     e->code.len = 0;
@@ -373,6 +388,8 @@ static bool emit_edit(Emitter *e, const ScInstrEdit *ed)
         return emit_addr_call(e, ed, "__scord_async_copy");
     case SC_INSTR_EDIT_ASYNC_GROUP:
         return emit_async_group(e, ed);
+    case SC_INSTR_EDIT_CLUSTER_BARRIER:
+        return emit_cluster_barrier(e, ed);
     }
     return sc_err_set(e->err, "edit of unknown kind %d", (int)ed->kind);
 }

@@ -67,13 +67,15 @@ typedef enum ScInstrEditKind {
     SC_INSTR_EDIT_EXIT,
     SC_INSTR_EDIT_ASYNC_COPY,  /* before a cp.async: its destination write, checked again at completion */
     SC_INSTR_EDIT_ASYNC_GROUP, /* after a cp.async commit or wait, before cp.async.mbarrier.arrive */
+    SC_INSTR_EDIT_CLUSTER_BARRIER, /* before barrier.cluster.arrive, after barrier.cluster.wait */
 } ScInstrEditKind;
 
 typedef struct ScInstrEdit {
     ScInstrEditKind kind;
     ScPtxStmt *stmt;
     uint32_t site;         /* the site id passed to the runtime */
-    uint32_t info;         /* ACCESS, FENCE, SYNC, ASYNC_COPY; ASYNC_GROUP: the op (SC_ABI_ASYNC_*, or N) */
+    uint32_t info;         /* ACCESS, FENCE, SYNC, ASYNC_COPY, CLUSTER_BARRIER; ASYNC_GROUP: the op
+                              (SC_ABI_ASYNC_*, or N) */
     ScInstrAddr addr;      /* ACCESS, SYNC, ASYNC_COPY */
     ScInstrValue value;    /* ACCESS */
     ScInstrArg32 id, count; /* BARRIER: count is SC_ABI_ALL_THREADS when the instruction has none */

@@ -60,6 +60,7 @@ bool sc_instr_module(ScPtxModule *m, const ScInstrOpts *opts, ScInstrResult *res
                     res->n_access++;
                     break;
                 case SC_INSTR_EDIT_BARRIER:
+                case SC_INSTR_EDIT_CLUSTER_BARRIER:
                     res->n_barrier++;
                     break;
                 case SC_INSTR_EDIT_SYNCWARP:

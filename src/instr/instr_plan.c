@@ -684,6 +684,20 @@ static bool plan_barrier(Planner *p, ScPtxStmt *s, const ScPtxBarrier *b)
            push_edit(p, &e);
 }
 
+/* barrier.cluster.arrive releases (unless .relaxed) and barrier.cluster.wait acquires,
+ * at cluster scope, for every thread of the cluster (PTX ISA: barrier.cluster); within
+ * a block the pair is also a full barrier. Like an 8-byte read-modify-write and read
+ * of a flag of the cluster's own, which the runtime keeps. */
+static bool plan_cluster_barrier(Planner *p, ScPtxStmt *s, const ScPtxClusterBar *c)
+{
+    unsigned sem = c->wait ? SC_ABI_SEM_ACQUIRE : c->sem == SC_PTX_SEM_RELAXED ? SC_ABI_SEM_RELAXED : SC_ABI_SEM_RELEASE;
+    ScInstrEdit e = {.kind = SC_INSTR_EDIT_CLUSTER_BARRIER, .stmt = s,
+                     .info = SC_ABI_INFO(8, c->wait ? SC_ABI_KIND_READ : SC_ABI_KIND_RMW, sem,
+                                         SC_ABI_SCOPE_CLUSTER, SC_ABI_SPACE_GLOBAL)};
+    return sc_instr_add_site(p->sites, SC_INSTR_SITE_BARRIER, SC_INSTR_UNCHECKED_NONE, s, e.info, &e.site, p->err) &&
+           push_edit(p, &e);
+}
+
 static bool plan_syncwarp(Planner *p, ScPtxStmt *s, int mask_op)
 {
     ScInstrEdit e = {.kind = SC_INSTR_EDIT_SYNCWARP, .stmt = s};
@@ -763,7 +777,7 @@ static bool plan_instr(Planner *p, ScPtxStmt *s)
     case SC_PTX_FAM_WARP_SYNC:
         return plan_syncwarp(p, s, se.u.warp_sync_mask_op);
     case SC_PTX_FAM_CLUSTER_BARRIER:
-        return unchecked(p, s, SC_INSTR_UNCHECKED_CLUSTER_BARRIER, 0);
+        return plan_cluster_barrier(p, s, &se.u.cluster);
     case SC_PTX_FAM_MBARRIER:
         return plan_mbarrier(p, s, &se.u.mbar);
     case SC_PTX_FAM_COPY:

@@ -239,8 +239,6 @@ const char *sc_instr_unchecked_name(ScInstrUnchecked u)
         return "matrix loads and stores (ldmatrix, stmatrix, wmma, wgmma)";
     case SC_INSTR_UNCHECKED_MBARRIER:
         return "mbarrier arrives on another block's object (.shared::cluster)";
-    case SC_INSTR_UNCHECKED_CLUSTER_BARRIER:
-        return "cluster barriers (barrier.cluster)";
     case SC_INSTR_UNCHECKED_MULTIMEM:
         return "multimem accesses";
     }

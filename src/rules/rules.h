@@ -88,7 +88,7 @@ typedef enum ScRulesCls {
 typedef enum ScRulesScope {
     SC_RULES_SCOPE_NONE, /* weak accesses */
     SC_RULES_SCOPE_CTA,
-    SC_RULES_SCOPE_CLUSTER, /* no cluster ids yet: treated as the block */
+    SC_RULES_SCOPE_CLUSTER, /* the blocks of one cluster (ScRulesAccess.cluster) */
     SC_RULES_SCOPE_GPU,
     SC_RULES_SCOPE_SYS,
 } ScRulesScope;
@@ -271,7 +271,27 @@ typedef struct ScRulesAccess {
      * (ACQ_MOVE) of another thread left there, and this thread is ordered after them
      * as they were before the move (sc_rules_moved_ordered; "Second readers"). */
     uint8_t moved;
+    /* The launch's clusters of several blocks (sm_90); NULL: each block is its own
+     * cluster, and a cluster-scoped access spans its block only. */
+    const struct ScRulesCluster *cluster;
 } ScRulesAccess;
+
+/* Thread block clusters: the grid's extent in blocks along x and y, and a cluster's
+ * along x, y and z (clusters tile the grid). */
+typedef struct ScRulesCluster {
+    uint32_t grid_x, grid_y;
+    uint32_t dim_x, dim_y, dim_z;
+} ScRulesCluster;
+
+/* Are blocks b1 and b2 (linear indices) in one cluster? */
+SC_HD static inline int sc_rules_same_cluster(const ScRulesCluster *c, uint32_t b1, uint32_t b2)
+{
+    if (!c || b1 == b2)
+        return b1 == b2;
+    uint32_t x1 = b1 % c->grid_x, y1 = b1 / c->grid_x % c->grid_y, z1 = b1 / c->grid_x / c->grid_y;
+    uint32_t x2 = b2 % c->grid_x, y2 = b2 / c->grid_x % c->grid_y, z2 = b2 / c->grid_x / c->grid_y;
+    return x1 / c->dim_x == x2 / c->dim_x && y1 / c->dim_y == y2 / c->dim_y && z1 / c->dim_z == z2 / c->dim_z;
+}
 
 /* ---- The shadow word ------------------------------------------------------------- */
 
@@ -421,7 +441,8 @@ SC_HD static inline int rules_is_read(int c)
     return c == SC_RULES_CLS_READ || c == SC_RULES_CLS_SREAD;
 }
 
-/* A cta- or cluster-scoped access includes only its own block's threads. */
+/* A cta- or cluster-scoped access includes only its own block's threads, or those of
+ * its cluster (rules_pair). */
 SC_HD static inline int rules_block_scoped(int scope)
 {
     return scope == SC_RULES_SCOPE_CTA || scope == SC_RULES_SCOPE_CLUSTER;
@@ -585,18 +606,31 @@ typedef struct ScRulesVerdict {
  *   bits  0..22  p's block        33..39  p's warp clock after the step
  *        23..32  p's thread       40..49  barrier knowledge: the oldest instance p's
  *        57      scope includes            warp knows every warp of its block at
- *                other blocks     50..56  p's warp clock's floor (last full __syncwarp)
+ *                every block      50..56  p's warp clock's floor (last full __syncwarp)
  *        58      set (a record is never 0)
+ *        59      scope includes the blocks of p's cluster (set with 57 too)
  */
 #define SC_RULES_REC_SET ((uint64_t)1 << 58)
 #define SC_RULES_REC_GPU ((uint64_t)1 << 57)
+#define SC_RULES_REC_CLUSTER ((uint64_t)1 << 59)
+/* The blocks a scope spans: its own, its cluster's, every block. */
+enum { SC_RULES_SPAN_BLOCK, SC_RULES_SPAN_CLUSTER, SC_RULES_SPAN_GPU };
 
 SC_HD static inline uint64_t sc_rules_release_record(uint32_t blk, uint32_t tid, uint32_t sync,
-                                                     uint32_t bar_known, uint32_t floor, int gpu)
+                                                     uint32_t bar_known, uint32_t floor, int span)
 {
     return (uint64_t)(blk & 0x7fffffu) | (uint64_t)(tid & 0x3ffu) << 23 |
            (uint64_t)(sync & 0x7fu) << 33 | (uint64_t)(bar_known & 0x3ffu) << 40 |
-           (uint64_t)(floor & 0x7fu) << 50 | (gpu ? SC_RULES_REC_GPU : 0) | SC_RULES_REC_SET;
+           (uint64_t)(floor & 0x7fu) << 50 | (span >= SC_RULES_SPAN_GPU ? SC_RULES_REC_GPU : 0) |
+           (span >= SC_RULES_SPAN_CLUSTER ? SC_RULES_REC_CLUSTER : 0) | SC_RULES_REC_SET;
+}
+
+/* The blocks a release record's scope spans: SC_RULES_SPAN_*. */
+SC_HD static inline int sc_rules_rec_span(uint64_t rec)
+{
+    return (rec & SC_RULES_REC_GPU)       ? SC_RULES_SPAN_GPU
+           : (rec & SC_RULES_REC_CLUSTER) ? SC_RULES_SPAN_CLUSTER
+                                          : SC_RULES_SPAN_BLOCK;
 }
 
 SC_HD static inline uint32_t sc_rules_rec_blk(uint64_t rec) { return (uint32_t)(rec & 0x7fffffu); }
@@ -687,10 +721,22 @@ SC_HD static inline int rules_tile_knows(const ScRulesAccess *a, unsigned lane, 
     return 1;
 }
 
+/* Is the recorder's block in this thread's cluster? Its index is the word's 14 bits and
+ * the site word's 9 more (without a site word: this thread's). */
+SC_HD static inline int rules_cluster_peer(const ScRulesState *s, const ScRulesAccess *a)
+{
+    if (!a->cluster)
+        return 0;
+    uint32_t high = a->hint ? (uint32_t)(a->hint >> SC_RULES_SITE_BLK_SHIFT) : a->blk >> SC_RULES_BLK_BITS;
+    return sc_rules_same_cluster(a->cluster, high << SC_RULES_BLK_BITS | s->blk, a->blk);
+}
+
 /* The accessing thread relative to the recorded accessor, and which positions are
  * ordered before it. */
 typedef struct RulesRel {
     int same_blk, same_warp, same_thr;
+    int cluster_peer; /* the launch has clusters, and the recorder's block is in this
+                         thread's cluster */
     int acq; /* the positions an acquired release covers (SC_RULES_COVERS_*) */
     int blk_synced; /* a barrier since the recorder's barrier epoch */
     int warp_wide;  /* a warp-wide __syncwarp since the recorder's sync clock */
@@ -708,6 +754,7 @@ SC_HD static inline RulesRel rules_relate_clocks(const ScRulesState *s, const Sc
     r.same_warp = r.same_blk && warp == s->warp;
     r.same_thr = r.same_warp && lane == s->lane;
     r.blk_synced = r.warp_wide = r.self_ord = r.lsync_ord = r.warp_ord = 0;
+    r.cluster_peer = a->cluster && (r.same_blk || rules_cluster_peer(s, a));
     if (!r.same_blk)
         return r;
     uint32_t known = r.same_warp ? a->bar_own : a->bar_seen ? a->bar_seen[s->warp] : a->bar_now;
@@ -903,7 +950,12 @@ SC_HD static inline int rules_pair(const RulesRel *r, const ScRulesAccess *a, in
         return 0;
     }
     int strong = rules_is_strong(c) && rules_is_strong(cls);
-    int scope_ok = !cross || (!rules_block_scoped(a->scope) && !c_cta);
+    /* With the recorder in this thread's cluster, a cluster scope spans the pair, and
+     * the history (the grid's summary too) is taken to be of that cluster, its narrow
+     * writes (xcta) cluster-scoped (docs/rules.md section 11, "Clusters"). */
+    int in_cluster = r->cluster_peer;
+    int spans = !rules_block_scoped(a->scope) || (in_cluster && a->scope == SC_RULES_SCOPE_CLUSTER);
+    int scope_ok = !cross || (spans && (!c_cta || in_cluster));
     if (strong && fp == RULES_FP_SAME && scope_ok) {
         if (cross)
             SC_RULES_COV(MS_CROSS_BLOCK);

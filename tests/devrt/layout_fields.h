@@ -62,6 +62,7 @@
     FIELD(ScDevBlock, acq_head)                                                                \
     FIELD(ScDevBlock, acq_meta)                                                                \
     FIELD(ScDevBlock, acq_next)                                                                \
+    FIELD(ScDevBlock, cluster)                                                                 \
     SIZE(ScRulesBlockClk)                                                                      \
     SIZE(ScRulesWarpClk)                                                                       \
     SIZE(ScDevLaunch)                                                                          \

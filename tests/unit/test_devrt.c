@@ -29,6 +29,7 @@ static const struct {
     {"__scord_sync", {"b64", "b32", "b32"}, 3},
     {"__scord_async_copy", {"b64", "b32", "b32"}, 3},
     {"__scord_async_group", {"b32"}, 1},
+    {"__scord_cluster_barrier", {"b32", "b32"}, 2},
 };
 
 static char dir[512];

@@ -327,7 +327,8 @@ static void sut_release(Sim *s, int t, int scope)
             sc_rules_age(b->now, known, SC_RULES_BAR_MOD))
             known = b->seen[p->warp][x];
     s->mem.sync.release[t] = sc_rules_release_record(p->blk, (uint32_t)(p->warp * 32 + p->lane), w->now,
-                                                     known, w->floor, scope == MR_SCOPE_GPU);
+                                                     known, w->floor,
+                                                     scope == MR_SCOPE_GPU ? SC_RULES_SPAN_GPU : SC_RULES_SPAN_BLOCK);
     s->mem.sync.also[t] = s->mem.sync.last_acq[t];
 }
 

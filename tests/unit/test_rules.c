@@ -58,6 +58,7 @@ static ScRulesAccess mk(uint32_t blk, uint32_t tid, int cls, int scope, unsigned
     a.acq = NULL;
     a.n_acq = 0;
     a.moved = 0;
+    a.cluster = NULL;
     return a;
 }
 
@@ -579,6 +580,66 @@ TEST(atomics_vs_plain_and_scope)
     CHECK_INT(SC_RULES_CAUSE_ATOMIC_SCOPE, v.cause);
 }
 
+static ScRulesAccess in_clusters(ScRulesAccess a, const ScRulesCluster *c)
+{
+    a.cluster = c;
+    return a;
+}
+
+TEST(blocks_of_a_cluster_are_told_by_their_coordinates)
+{
+    /* A 4 x 3 x 2 grid in clusters of 2 x 3 x 1: block (x, y, z) is x + 4 (y + 3 z). */
+    ScRulesCluster c = {.grid_x = 4, .grid_y = 3, .dim_x = 2, .dim_y = 3, .dim_z = 1};
+    CHECK_INT(1, sc_rules_same_cluster(&c, 0, 1));     /* (0,0,0) and (1,0,0) */
+    CHECK_INT(1, sc_rules_same_cluster(&c, 0, 9));     /* (1,2,0) */
+    CHECK_INT(0, sc_rules_same_cluster(&c, 0, 2));     /* (2,0,0): the next cluster along x */
+    CHECK_INT(0, sc_rules_same_cluster(&c, 0, 12));    /* (0,0,1): the next along z */
+    CHECK_INT(1, sc_rules_same_cluster(&c, 14, 23));   /* (2,0,1) and (3,2,1) */
+    CHECK_INT(0, sc_rules_same_cluster(NULL, 0, 1));   /* no clusters: a block is its own */
+    CHECK_INT(1, sc_rules_same_cluster(NULL, 5, 5));
+}
+
+TEST(cluster_scope_spans_the_blocks_of_its_cluster)
+{
+    /* Eight blocks in a row, clusters of two: {0, 1}, {2, 3}, ... */
+    ScRulesCluster c = {.grid_x = 8, .grid_y = 1, .dim_x = 2, .dim_y = 1, .dim_z = 1};
+    const int CLU = SC_RULES_SCOPE_CLUSTER;
+    ScRulesVerdict v;
+    uint64_t x = 0;
+    world(0, 0);
+    run(&x, in_clusters(mk(0, 0, AT, CLU, 0xf), &c), &v);
+    CHECK_INT(SC_RULES_OK, run(&x, in_clusters(mk(1, 0, AT, CLU, 0xf), &c), &v));
+    CHECK_INT(SC_RULES_OK, run(&x, in_clusters(mk(0, 5, SR, CLU, 0xf), &c), &v));
+    CHECK_INT(SC_RULES_RACE, run(&x, in_clusters(mk(2, 0, AT, CLU, 0xf), &c), &v));
+    CHECK_INT(SC_RULES_CAUSE_ATOMIC_SCOPE, v.cause);
+
+    x = 0; /* a device-scoped atomic meets a cluster-scoped one of its cluster, then of another */
+    run(&x, in_clusters(mk(0, 0, AT, CLU, 0xf), &c), &v);
+    CHECK_INT(SC_RULES_OK, run(&x, in_clusters(mk(1, 0, AT, GPU, 0xf), &c), &v));
+    x = 0;
+    run(&x, in_clusters(mk(0, 0, AT, CLU, 0xf), &c), &v);
+    CHECK_INT(SC_RULES_RACE, run(&x, in_clusters(mk(3, 0, AT, GPU, 0xf), &c), &v));
+    CHECK_INT(SC_RULES_CAUSE_ATOMIC_SCOPE, v.cause);
+
+    x = 0; /* a cta scope stays within its block, in a cluster or not */
+    run(&x, in_clusters(mk(0, 0, AT, GPU, 0xf), &c), &v);
+    CHECK_INT(SC_RULES_RACE, run(&x, in_clusters(mk(1, 0, AT, CTA, 0xf), &c), &v));
+    CHECK_INT(SC_RULES_CAUSE_ATOMIC_SCOPE, v.cause);
+
+    x = 0; /* without clusters, a cluster is its block */
+    run(&x, mk(0, 0, AT, CLU, 0xf), &v);
+    CHECK_INT(SC_RULES_RACE, run(&x, mk(1, 0, AT, CLU, 0xf), &v));
+    CHECK_INT(SC_RULES_CAUSE_ATOMIC_SCOPE, v.cause);
+
+    x = 0; /* the four blocks of one cluster on one counter: the grid's summary too */
+    ScRulesCluster four = {.grid_x = 8, .grid_y = 1, .dim_x = 4, .dim_y = 1, .dim_z = 1};
+    for (uint32_t round = 0; round < 3; round++)
+        for (uint32_t b = 0; b < 4; b++)
+            CHECK_INT(SC_RULES_OK, run(&x, in_clusters(mk(b, round, AT, CLU, 0xf), &four), &v));
+    CHECK_INT(SC_RULES_RACE, run(&x, in_clusters(mk(4, 0, AT, CLU, 0xf), &four), &v));
+    CHECK_INT(SC_RULES_CAUSE_ATOMIC_SCOPE, v.cause);
+}
+
 TEST(strong_plain_write_vs_rmw_warns)
 {
     ScRulesVerdict v;
@@ -852,7 +913,7 @@ static uint64_t release_of(uint32_t blk, uint32_t tid, int gpu)
         if (sc_rules_age(b->now, b->seen[tid >> 5][x], SC_RULES_BAR_MOD) >
             sc_rules_age(b->now, known, SC_RULES_BAR_MOD))
             known = b->seen[tid >> 5][x];
-    return sc_rules_release_record(blk, tid, w->now, known, w->floor, gpu);
+    return sc_rules_release_record(blk, tid, w->now, known, w->floor, gpu ? SC_RULES_SPAN_GPU : SC_RULES_SPAN_BLOCK);
 }
 
 static ScRulesAccess acquiring(ScRulesAccess a, const uint64_t *recs, uint32_t n)
@@ -1013,6 +1074,8 @@ int main(void)
     RUN(tile_sync_is_no_false_alarm);
     RUN(unsynchronized_blocks);
     RUN(atomics_vs_plain_and_scope);
+    RUN(blocks_of_a_cluster_are_told_by_their_coordinates);
+    RUN(cluster_scope_spans_the_blocks_of_its_cluster);
     RUN(strong_plain_write_vs_rmw_warns);
     RUN(mixed_size_strong_pair_races);
     RUN(summarized_partner_is_placed_relative_to_the_recorder);
