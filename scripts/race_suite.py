@@ -502,6 +502,10 @@ def ptx_class(instr):
         return (f"atomic.{scope}", space)
     if op.startswith(("cp.async.ca.", "cp.async.cg.")):
         return ("write", "shared")  # and a read of global memory, which no tag names yet
+    if op.startswith("cp.async.bulk.") and "tensor" not in mods and "prefetch" not in mods:
+        # The destination's space comes first: shared::cluster or shared::cta <- global,
+        # global <- shared::cta. The source read is not tagged yet.
+        return ("write", "shared" if parts[3].startswith("shared") else "global")
     return None
 
 
@@ -1373,7 +1377,13 @@ def self_test():
     check(ptx_class("cp.async.cg.shared.global [%r1], [%rd2], 16, 16;") == ("write", "shared")
           and ptx_class("cp.async.commit_group;") is None
           and ptx_class("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 256, [%r4];")
-          is None, "PTX: a cp.async is a write of shared memory; groups and bulk copies are not tagged")
+          == ("write", "shared")
+          and ptx_class("cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%r1], 512;") == ("write", "global")
+          and ptx_class("cp.async.bulk.commit_group;") is None
+          and ptx_class("cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                        " [%r1], [%rd1, {%r2}], [%r3];") is None,
+          "PTX: a cp.async is a write of shared memory, a bulk copy of its destination; groups and tensor"
+          " copies are not tagged")
     check(requirement_met("sm_90", "9.0") and not requirement_met("sm_90", "8.0")
           and requirement_met("sm_90", "") and requirement_met("", "7.5"), "SCORD-REQUIRES decisions")
 

@@ -796,7 +796,12 @@ static __device__ __forceinline__ uint64_t no_release(void)
 /* The sync key of a flag: its generic address; shared memory's window is per block. */
 static __device__ __forceinline__ uint64_t sync_key(uint64_t addr)
 {
-    return __isShared((const void *)addr) ? addr ^ (uint64_t)(block_linear() + 1) << 48 : addr;
+    if (!__isShared((const void *)addr))
+        return addr;
+    /* The block's own window's address, also for one reached through the cluster's
+     * window (a bulk copy's mbarrier, written .shared::cluster). */
+    uint64_t own = (uint64_t)__cvta_shared_to_generic((size_t)__cvta_generic_to_shared((const void *)addr));
+    return own ^ (uint64_t)(block_linear() + 1) << 48;
 }
 
 /* The flag's set of SC_DEV_SYNC_WAYS entries (one 32-byte sector). */
@@ -2116,6 +2121,23 @@ extern "C" __device__ void __scord_sync(uint64_t addr, uint32_t info, uint32_t s
     ScDevLaunch *l = checked_block(&slot);
     if (l)
         __scord_sync_access(l, slot, addr, info, access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info)));
+}
+
+/* ---- bulk copies ---------------------------------------------------------------- */
+
+/* A cp.async.bulk (instr_plan.c, plan_bulk_copy): its source read and destination
+ * write, as the issuing thread's accesses now, 16 bytes at a time (the sizes the ABI
+ * carries). A destination in another block's shared memory is counted unchecked. */
+extern "C" __device__ void __scord_bulk_copy(uint64_t dst, uint32_t dst_site, uint64_t src, uint32_t src_site,
+                                             uint32_t size)
+{
+    for (uint32_t off = 0; off < size; off += 16) {
+        uint32_t n = size - off < 16u ? size - off : 16u;
+        __scord_access(src + off, SC_ABI_INFO(n, SC_ABI_KIND_READ, SC_ABI_SEM_WEAK, SC_ABI_SCOPE_NONE, SC_ABI_SPACE_GENERIC),
+                       src_site, 0);
+        __scord_access(dst + off, SC_ABI_INFO(n, SC_ABI_KIND_WRITE, SC_ABI_SEM_WEAK, SC_ABI_SCOPE_NONE, SC_ABI_SPACE_GENERIC),
+                       dst_site, 0);
+    }
 }
 
 /* ---- cluster barriers (docs/rules.md section 11, "Clusters") --------------------- */

@@ -50,6 +50,11 @@
  *       (op N), cp.async.wait_all (SC_ABI_ASYNC_WAIT_ALL), and before a
  *       cp.async.mbarrier.arrive (SC_ABI_ASYNC_ARRIVE, then __scord_sync on the
  *       mbarrier as an arrive): the copies it completes are checked as writes then.
+ *   __scord_bulk_copy(.b64 dst, .b32 dst_site, .b64 src, .b32 src_site, .b32 size)
+ *       before a cp.async.bulk (not multicast, not tensor): its destination write and
+ *       source read, generic addresses of size bytes, as the thread's accesses now.
+ *       One completed through an mbarrier then gets __scord_sync on the mbarrier as an
+ *       arrive with .release at .cluster scope (its complete-tx).
  *   __scord_cluster_barrier(.b32 site, .b32 info)
  *       before barrier.cluster.arrive (info: an 8-byte read-modify-write, .release or
  *       .relaxed, at .cluster scope) and after barrier.cluster.wait (an 8-byte

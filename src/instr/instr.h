@@ -43,8 +43,9 @@ typedef enum ScInstrSiteKind {
 typedef enum ScInstrUnchecked {
     SC_INSTR_UNCHECKED_NONE,
     SC_INSTR_UNCHECKED_DSMEM,           /* ld/st/atom/red on .shared::cluster (another block's memory) */
-    SC_INSTR_UNCHECKED_ASYNC,           /* bulk copies (cp.async.bulk*, cp.reduce.async.bulk*) and their
-                                           groups, st.async, red.async (cp.async is checked) */
+    SC_INSTR_UNCHECKED_ASYNC,           /* tensor and multicast bulk copies, bulk reductions
+                                           (cp.reduce.async.bulk*), st.async, red.async (cp.async
+                                           and the other bulk copies are checked) */
     SC_INSTR_UNCHECKED_MATRIX,          /* ldmatrix, stmatrix, wmma.load/store, wgmma */
     SC_INSTR_UNCHECKED_MBARRIER,        /* mbarrier arrive on another block's object (.shared::cluster) */
     SC_INSTR_UNCHECKED_MULTIMEM,        /* multimem.* on multicast addresses */

@@ -18,9 +18,9 @@ typedef struct Emitter {
     ScPtxModule *m;
     ScPtxFunc *f;
     /* Fresh registers, declared when first needed. */
-    const char *addr, *value, *hi, *b32, *b16, *id, *count, *pred;
+    const char *addr, *addr2, *value, *hi, *b32, *b16, *id, *count, *pred;
     ScBuf code, text;
-    ScBuf arg[4]; /* the text of each argument of the call being built */
+    ScBuf arg[5]; /* the text of each argument of the call being built */
     ScErr *err;
 } Emitter;
 
@@ -36,18 +36,18 @@ static void opnd(ScBuf *b, const ScPtxOperand *o)
     sc_ptx_print_operand(o, b);
 }
 
-/* The generic address of the access, as the text of the argument: the base
- * register itself when it already is one, else a fresh register. */
-static bool emit_addr(Emitter *e, const ScInstrAddr *a)
+/* The generic address of the access, as the text of argument i: the base register
+ * itself when it already is one, else the fresh register *slot. */
+static bool emit_addr_into(Emitter *e, const ScInstrAddr *a, int i, const char **slot)
 {
-    ScBuf *arg = &e->arg[0], *c = &e->code;
+    ScBuf *arg = &e->arg[i], *c = &e->code;
     arg->len = 0;
     bool in_reg = a->base == SC_INSTR_BASE_REG && a->reg.bits == 64 && a->offset == 0;
     if (in_reg && a->window == SC_PTX_SPACE_GENERIC) {
         opnd(arg, a->reg.op);
         return true;
     }
-    const char *t = fresh(e, &e->addr, "b64");
+    const char *t = fresh(e, slot, "b64");
     if (!t)
         return false;
     if (!in_reg) {
@@ -85,9 +85,11 @@ static bool emit_addr(Emitter *e, const ScInstrAddr *a)
     case SC_PTX_SPACE_SHARED_CTA:
         cvta = "cvta.shared.u64";
         break;
+    case SC_PTX_SPACE_SHARED_CLUSTER:
+        cvta = "cvta.shared::cluster.u64";
+        break;
     case SC_PTX_SPACE_GENERIC:
     case SC_PTX_SPACE_NONE:
-    case SC_PTX_SPACE_SHARED_CLUSTER:
     case SC_PTX_SPACE_LOCAL:
     case SC_PTX_SPACE_PARAM:
     case SC_PTX_SPACE_CONST:
@@ -104,6 +106,11 @@ static bool emit_addr(Emitter *e, const ScInstrAddr *a)
     }
     sc_buf_puts(arg, t);
     return true;
+}
+
+static bool emit_addr(Emitter *e, const ScInstrAddr *a)
+{
+    return emit_addr_into(e, a, 0, &e->addr);
 }
 
 /* The stored value, zero-extended to 64 bits, as the text of the argument. */
@@ -349,6 +356,22 @@ static bool emit_cluster_barrier(Emitter *e, const ScInstrEdit *ed)
     return insert(e, ed->stmt, after, in->guard, in->guard_negated);
 }
 
+/* Before a bulk copy: its destination and source as of the instruction. */
+static bool emit_bulk_copy(Emitter *e, const ScInstrEdit *ed)
+{
+    static const unsigned bits[] = {64, 32, 64, 32, 32};
+    e->code.len = 0;
+    if (!emit_addr_into(e, &ed->addr, 0, &e->addr) || !emit_addr_into(e, &ed->src, 2, &e->addr2) ||
+        !emit_arg32(e, &ed->count, &e->count, false, 4))
+        return false;
+    e->arg[1].len = e->arg[3].len = 0;
+    sc_buf_printf(&e->arg[1], "%u", ed->site);
+    sc_buf_printf(&e->arg[3], "%u", ed->src_site);
+    call_seq(e, "__scord_bulk_copy", bits, 5);
+    const ScPtxInstr *in = &ed->stmt->u.instr;
+    return insert(e, ed->stmt, false, in->guard, in->guard_negated);
+}
+
 static bool emit_exit(Emitter *e, const ScInstrEdit *ed)
 {
     e->code.len = 0;
@@ -390,6 +413,8 @@ static bool emit_edit(Emitter *e, const ScInstrEdit *ed)
         return emit_async_group(e, ed);
     case SC_INSTR_EDIT_CLUSTER_BARRIER:
         return emit_cluster_barrier(e, ed);
+    case SC_INSTR_EDIT_BULK_COPY:
+        return emit_bulk_copy(e, ed);
     }
     return sc_err_set(e->err, "edit of unknown kind %d", (int)ed->kind);
 }

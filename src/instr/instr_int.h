@@ -68,6 +68,7 @@ typedef enum ScInstrEditKind {
     SC_INSTR_EDIT_ASYNC_COPY,  /* before a cp.async: its destination write, checked again at completion */
     SC_INSTR_EDIT_ASYNC_GROUP, /* after a cp.async commit or wait, before cp.async.mbarrier.arrive */
     SC_INSTR_EDIT_CLUSTER_BARRIER, /* before barrier.cluster.arrive, after barrier.cluster.wait */
+    SC_INSTR_EDIT_BULK_COPY,   /* before a cp.async.bulk: its destination and source as of the instruction */
 } ScInstrEditKind;
 
 typedef struct ScInstrEdit {
@@ -76,9 +77,12 @@ typedef struct ScInstrEdit {
     uint32_t site;         /* the site id passed to the runtime */
     uint32_t info;         /* ACCESS, FENCE, SYNC, ASYNC_COPY, CLUSTER_BARRIER; ASYNC_GROUP: the op
                               (SC_ABI_ASYNC_*, or N) */
-    ScInstrAddr addr;      /* ACCESS, SYNC, ASYNC_COPY */
+    ScInstrAddr addr;      /* ACCESS, SYNC, ASYNC_COPY; BULK_COPY: the destination */
+    ScInstrAddr src;       /* BULK_COPY: the source, whose read is site src_site */
+    uint32_t src_site;
     ScInstrValue value;    /* ACCESS */
-    ScInstrArg32 id, count; /* BARRIER: count is SC_ABI_ALL_THREADS when the instruction has none */
+    ScInstrArg32 id, count; /* BARRIER: count is SC_ABI_ALL_THREADS when the instruction has none;
+                               BULK_COPY: count is the size in bytes */
     bool arrive_only;      /* BARRIER: bar.arrive, no __scord_bar_pass */
     bool save_guard;       /* BARRIER: bar.red writes its own guard predicate */
     ScInstrArg32 mask;     /* SYNCWARP */

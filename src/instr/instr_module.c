@@ -57,6 +57,7 @@ bool sc_instr_module(ScPtxModule *m, const ScInstrOpts *opts, ScInstrResult *res
             for (uint32_t j = 0; j < fp->n_edits; j++)
                 switch (fp->edits[j].kind) {
                 case SC_INSTR_EDIT_ACCESS:
+                case SC_INSTR_EDIT_BULK_COPY:
                     res->n_access++;
                     break;
                 case SC_INSTR_EDIT_BARRIER:

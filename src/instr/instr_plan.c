@@ -588,18 +588,64 @@ static bool plan_mbarrier(Planner *p, ScPtxStmt *s, const ScPtxMbar *b)
     return push_edit(p, &acq);
 }
 
+/* cp.async.bulk copies size bytes (an immediate or a register) asynchronously: global
+ * to this block's shared memory, completed through an mbarrier's transaction count, or
+ * shared to global memory, completed through a bulk group. Its destination write and
+ * source read are checked as the issuing thread's accesses as of the instruction
+ * (__scord_bulk_copy); a copy completed through an mbarrier then releases them through
+ * the object, as its complete-tx does (a release at cluster scope, PTX ISA), so that a
+ * wait that sees the phase complete orders them (__scord_sync, as an arrive). Multicast
+ * and tensor copies, and bulk reductions, stay unchecked sites. */
+static bool plan_bulk_copy(Planner *p, ScPtxStmt *s, const ScPtxCopy *c)
+{
+    if (c->kind != SC_PTX_COPY_BULK || c->multicast || c->src_op < 0 || c->dst_op < 0)
+        return unchecked(p, s, SC_INSTR_UNCHECKED_ASYNC, 0);
+    ScPtxMem dst = {.kind = SC_PTX_ACCESS_WRITE, .space = c->dst_space, .sem = SC_PTX_SEM_WEAK,
+                    .size = 16, .addr_op = c->dst_op};
+    ScPtxMem src = {.kind = SC_PTX_ACCESS_READ, .space = c->src_space, .sem = SC_PTX_SEM_WEAK,
+                    .size = 16, .addr_op = c->src_op};
+    ScInstrEdit e = {.kind = SC_INSTR_EDIT_BULK_COPY, .stmt = s};
+    if (c->size_op >= 0) {
+        if (!plan_arg32(p, s, c->size_op, &e.count))
+            return false;
+    } else
+        e.count = (ScInstrArg32){.is_imm = true, .imm = c->size};
+    bool skip_dst, skip_src;
+    uint32_t dst_info, src_info;
+    if (!pack_info(p, s, &dst, &dst_info) || !pack_info(p, s, &src, &src_info) ||
+        !plan_addr(p, s, &dst, &e.addr, &skip_dst) || !plan_addr(p, s, &src, &e.src, &skip_src))
+        return false;
+    if (skip_dst || skip_src)
+        return true;
+    if (!sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, dst_info, &e.site, p->err) ||
+        !sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, src_info, &e.src_site,
+                           p->err) ||
+        !push_edit(p, &e))
+        return false;
+    if (c->completion != SC_PTX_COMPLETE_MBARRIER || c->mbar_op < 0)
+        return true;
+    ScPtxMem mbar = {.kind = SC_PTX_ACCESS_RMW, .space = c->dst_space, .sem = SC_PTX_SEM_RELEASE,
+                     .scope = SC_PTX_SCOPE_CLUSTER, .size = 8, .addr_op = c->mbar_op};
+    ScInstrEdit r = {.kind = SC_INSTR_EDIT_SYNC, .stmt = s};
+    bool skip;
+    if (!pack_info(p, s, &mbar, &r.info) || !plan_addr(p, s, &mbar, &r.addr, &skip))
+        return false;
+    return skip || (sc_instr_add_site(p->sites, SC_INSTR_SITE_MBARRIER, SC_INSTR_UNCHECKED_NONE, s, r.info, &r.site,
+                                      p->err) &&
+                    push_edit(p, &r));
+}
+
 /* cp.async copies global to shared memory asynchronously. Its source read and its
  * destination write are checked as of the instruction (what is not ordered with the
  * copy's start races with it), and the write again when the copy completes (what is
  * not ordered with its end races too: a __syncthreads() with no wait before it).
  * __scord_async_copy comes first: it completes an earlier copy of the thread to the
  * same bytes before the new write is checked. A source size in a register, or
- * ignore-src, leaves the bytes read unknown: the read is not checked. Bulk copies and
- * their groups stay unchecked sites. */
+ * ignore-src, leaves the bytes read unknown: the read is not checked. */
 static bool plan_copy(Planner *p, ScPtxStmt *s, const ScPtxCopy *c)
 {
     if (c->kind != SC_PTX_COPY_CP_ASYNC)
-        return unchecked(p, s, SC_INSTR_UNCHECKED_ASYNC, 0);
+        return plan_bulk_copy(p, s, c);
     ScPtxMem dst = {.kind = SC_PTX_ACCESS_WRITE, .space = c->dst_space, .sem = SC_PTX_SEM_WEAK,
                     .size = c->size, .addr_op = c->dst_op};
     ScPtxMem src = {.kind = SC_PTX_ACCESS_READ, .space = c->src_space, .sem = SC_PTX_SEM_WEAK,
@@ -632,8 +678,9 @@ static bool plan_copy(Planner *p, ScPtxStmt *s, const ScPtxCopy *c)
 }
 
 /* cp.async.commit_group, wait_group N and wait_all: the runtime follows the thread's
- * groups and checks the copies a wait completes. Bulk and wgmma groups stay
- * unchecked sites. */
+ * groups and checks the copies a wait completes. Bulk groups add nothing to what is
+ * checked: their copies are checked as of their issue (plan_bulk_copy). wgmma groups
+ * stay unchecked sites. */
 static bool plan_group(Planner *p, ScPtxStmt *s, const ScPtxGroup *g)
 {
     ScInstrEdit e = {.kind = SC_INSTR_EDIT_ASYNC_GROUP, .stmt = s};
@@ -651,6 +698,7 @@ static bool plan_group(Planner *p, ScPtxStmt *s, const ScPtxGroup *g)
     }
     case SC_PTX_GROUP_BULK_COMMIT:
     case SC_PTX_GROUP_BULK_WAIT:
+        return true;
     case SC_PTX_GROUP_WGMMA_FENCE:
     case SC_PTX_GROUP_WGMMA_COMMIT:
     case SC_PTX_GROUP_WGMMA_WAIT:

@@ -234,7 +234,8 @@ const char *sc_instr_unchecked_name(ScInstrUnchecked u)
     case SC_INSTR_UNCHECKED_DSMEM:
         return "distributed shared memory (.shared::cluster)";
     case SC_INSTR_UNCHECKED_ASYNC:
-        return "bulk asynchronous copies (cp.async.bulk, TMA, cp.reduce.async.bulk), st.async, red.async";
+        return "tensor and multicast bulk copies (cp.async.bulk.tensor, TMA), bulk reductions "
+               "(cp.reduce.async.bulk), st.async, red.async";
     case SC_INSTR_UNCHECKED_MATRIX:
         return "matrix loads and stores (ldmatrix, stmatrix, wmma, wgmma)";
     case SC_INSTR_UNCHECKED_MBARRIER:

@@ -16,6 +16,7 @@ __device__ void __scord_fence(uint32_t site, uint32_t info);
 __device__ void __scord_sync(uint64_t addr, uint32_t info, uint32_t site);
 __device__ void __scord_async_copy(uint64_t dst, uint32_t info, uint32_t site);
 __device__ void __scord_async_group(uint32_t op);
+__device__ void __scord_bulk_copy(uint64_t dst, uint32_t dst_site, uint64_t src, uint32_t src_site, uint32_t size);
 __device__ void __scord_cluster_barrier(uint32_t site, uint32_t info);
 }
 
@@ -56,6 +57,7 @@ extern "C" __global__ void sc_devrt_caller(int *out, int n)
     __scord_async_group(SC_ABI_ASYNC_COMMIT);
     __scord_async_group(0);
     __scord_async_group(SC_ABI_ASYNC_ARRIVE);
+    __scord_bulk_copy((uint64_t)&tile[0], 13, (uint64_t)out, 14, 256);
     __scord_cluster_barrier(12, SC_ABI_INFO(8, SC_ABI_KIND_RMW, SC_ABI_SEM_RELEASE, SC_ABI_SCOPE_CLUSTER, SC_ABI_SPACE_GLOBAL));
     __scord_cluster_barrier(12, SC_ABI_INFO(8, SC_ABI_KIND_READ, SC_ABI_SEM_ACQUIRE, SC_ABI_SCOPE_CLUSTER, SC_ABI_SPACE_GLOBAL));
     if ((int)t >= n) {

@@ -16,7 +16,7 @@
 /* The calls of devrt_abi.h and their .param types, in order. */
 static const struct {
     const char *name;
-    const char *params[4];
+    const char *params[5];
     uint32_t n_params;
 } abi[] = {
     {"__scord_access", {"b64", "b32", "b32", "b64"}, 4},
@@ -29,6 +29,7 @@ static const struct {
     {"__scord_sync", {"b64", "b32", "b32"}, 3},
     {"__scord_async_copy", {"b64", "b32", "b32"}, 3},
     {"__scord_async_group", {"b32"}, 1},
+    {"__scord_bulk_copy", {"b64", "b32", "b64", "b32", "b32"}, 5},
     {"__scord_cluster_barrier", {"b32", "b32"}, 2},
 };
 

@@ -1,0 +1,72 @@
+// shared_bulk_copy_wait_race.cu: thread 0 loads a 2 KiB tile from global into shared
+// memory with one bulk copy (cp.async.bulk ... mbarrier::complete_tx::bytes, the
+// non-tensor form of TMA), after mbarrier.arrive.expect_tx on the tile's mbarrier;
+// warps 1-3 read the row 32 places on before they wait for the mbarrier's phase: the
+// copy may not have landed. Cause: missing_fence (the readers lack the acquire, the
+// wait, that the copy's complete-tx releases to).
+// SCORD-CATEGORY: 12
+// SCORD-REQUIRES: sm_90
+// SCORD-PTX-TARGETS: sm_90 sm_90a
+// SCORD-EXPECT: 1 race
+// SCORD-CAUSE: A missing_fence
+#include <cstdint>
+
+#include "rs_sync.h"
+
+enum { BLOCKS = 4, THREADS = 128, BYTES = THREADS * 16 };
+
+__device__ __forceinline__ uint32_t smem(const void *p)
+{
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+__device__ __forceinline__ bool mbar_wait(uint64_t *bar, uint32_t parity)
+{
+    return rs_spin_until([&] {
+        uint32_t done;
+        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                     " selp.u32 %0, 1, 0, p;\n}" : "=r"(done) : "r"(smem(bar)), "r"(parity) : "memory");
+        return done != 0;
+    });
+}
+
+__global__ void rotate_rows(const int4 *in, int *out)
+{
+    __shared__ alignas(128) int4 tile[THREADS];
+    __shared__ alignas(8) uint64_t full;
+    int t = threadIdx.x;
+    if (t == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem(&full)) : "memory");
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+    if (t == 0) {
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem(&full)), "r"(BYTES)
+                     : "memory");
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                     ::"r"(smem(tile)), "l"(in + blockIdx.x * THREADS), "r"(BYTES), "r"(smem(&full)) : "memory"); // race(A) write shared
+    }
+    if (t < 32) {
+        mbar_wait(&full, 0);
+        return;
+    }
+    int4 r = tile[(t + 32) % THREADS]; // race(A) read shared
+    if (!mbar_wait(&full, 0))
+        return;
+    out[blockIdx.x * THREADS + t] = r.x + r.y + r.z + r.w;
+}
+
+int main()
+{
+    rs_require_device();
+    int4 *in = rs_fill<int4>(BLOCKS * THREADS, [](size_t i) {
+        return make_int4(int(i), int(i * 3), int(i * 5 + 1), int(i * 7 + 2));
+    });
+    int *out = rs_zeros<int>(BLOCKS * THREADS);
+    rotate_rows<<<BLOCKS, THREADS>>>(in, out);
+    RS_LAUNCHED();
+    rs_check_spins();
+    rs_print_checksum("rotate_rows", out, BLOCKS * THREADS);
+    rs_done();
+    return 0;
+}
