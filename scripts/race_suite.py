@@ -502,7 +502,8 @@ def ptx_class(instr):
         return (f"atomic.{scope}", space)
     if op.startswith(("cp.async.ca.", "cp.async.cg.")):
         return ("write", "shared")  # and a read of global memory, which no tag names yet
-    if op.startswith("cp.async.bulk.") and "tensor" not in mods and "prefetch" not in mods:
+    if (op.startswith("cp.async.bulk.") and len(parts) > 3 and parts[3] in ("shared::cluster", "shared::cta", "global")
+            and "tensor" not in mods and "prefetch" not in mods):
         # The destination's space comes first: shared::cluster or shared::cta <- global,
         # global <- shared::cta. The source read is not tagged yet.
         return ("write", "shared" if parts[3].startswith("shared") else "global")

@@ -53,6 +53,10 @@ extern "C" {
 __device__ uint64_t __scord_state;
 /* The slot of this block, published by warp 0 at entry. */
 __shared__ uint32_t __scord_slot;
+/* The launch that wrote __scord_slot (its tag): a block of the cluster reads both through
+ * distributed shared memory to find this block's shadow (remote_shared), and a block
+ * that has not started yet still holds an earlier launch's. */
+__shared__ uint32_t __scord_slot_launch;
 }
 
 /* ---- helpers --------------------------------------------------------------- */
@@ -120,6 +124,53 @@ static __device__ __forceinline__ int flag_span(uint64_t rec)
     return (rec & SC_DEV_REC_FLAG_CTA)       ? SC_RULES_SPAN_BLOCK
            : (rec & SC_DEV_REC_FLAG_CLUSTER) ? SC_RULES_SPAN_CLUSTER
                                              : SC_RULES_SPAN_GPU;
+}
+
+/* Another block's shared memory, reached through the cluster's window (distributed
+ * shared memory, sm_90): whether addr is such an address, and then the owner's rank in
+ * the cluster, its block and the offset in its window. */
+static __device__ bool remote_shared(uint64_t addr, uint32_t *rank, uint32_t *owner, uint32_t *off)
+{
+#if __CUDA_ARCH__ >= 900
+    uint32_t in_cluster;
+    asm("{\n\t.reg .pred p;\n\tisspacep.shared::cluster p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+        : "=r"(in_cluster) : "l"(addr));
+    if (!in_cluster || __isShared((const void *)addr))
+        return false;
+    uint32_t r, cx, cy, cz;
+    uint64_t base;
+    asm("getctarank.u64 %0, %1;" : "=r"(r) : "l"(addr));
+    asm("mapa.u64 %0, %1, %2;" : "=l"(base) : "l"((uint64_t)__cvta_shared_to_generic(0)), "r"(r));
+    asm("mov.u32 %0, %%cluster_nctaid.x;" : "=r"(cx));
+    asm("mov.u32 %0, %%cluster_nctaid.y;" : "=r"(cy));
+    asm("mov.u32 %0, %%cluster_nctaid.z;" : "=r"(cz));
+    uint32_t x = blockIdx.x / cx * cx + r % cx, y = blockIdx.y / cy * cy + r / cx % cy;
+    uint32_t z = blockIdx.z / cz * cz + r / (cx * cy);
+    *rank = r;
+    *owner = x + gridDim.x * (y + gridDim.y * z);
+    *off = (uint32_t)(addr - base);
+    return true;
+#else
+    (void)addr, (void)rank, (void)owner, (void)off;
+    return false;
+#endif
+}
+
+/* The slot of the block of rank `rank` in this thread's cluster, read from its shared
+ * memory; SC_DEV_NO_SLOT when it has none or has not opened it in this launch. */
+static __device__ uint32_t remote_slot(const ScDevLaunch *l, uint32_t rank)
+{
+#if __CUDA_ARCH__ >= 900
+    uint64_t at_slot, at_launch;
+    asm("mapa.u64 %0, %1, %2;" : "=l"(at_slot) : "l"((uint64_t)&__scord_slot), "r"(rank));
+    asm("mapa.u64 %0, %1, %2;" : "=l"(at_launch) : "l"((uint64_t)&__scord_slot_launch), "r"(rank));
+    uint32_t launch = *(volatile const uint32_t *)at_launch;
+    uint32_t slot = *(volatile const uint32_t *)at_slot;
+    return launch == l->launch_tag ? slot : SC_DEV_NO_SLOT;
+#else
+    (void)l, (void)rank;
+    return SC_DEV_NO_SLOT;
+#endif
 }
 
 static __device__ __forceinline__ uint32_t smid(void)
@@ -404,6 +455,7 @@ static __device__ void open_slot(ScDevLaunch *l)
         b->acq_next = 0;
         b->bar_count = block_threads() << 16;
         b->clk.now = 0;
+        __scord_slot_launch = l->launch_tag;
 #if __CUDA_ARCH__ >= 900
         uint32_t cx, cy, cz;
         asm("mov.u32 %0, %%cluster_nctaid.x;" : "=r"(cx));
@@ -796,6 +848,9 @@ static __device__ __forceinline__ uint64_t no_release(void)
 /* The sync key of a flag: its generic address; shared memory's window is per block. */
 static __device__ __forceinline__ uint64_t sync_key(uint64_t addr)
 {
+    uint32_t rank, owner, off;
+    if (remote_shared(addr, &rank, &owner, &off))
+        return (uint64_t)__cvta_shared_to_generic(off) ^ (uint64_t)(owner + 1) << 48;
     if (!__isShared((const void *)addr))
         return addr;
     /* The block's own window's address, also for one reached through the cluster's
@@ -1085,7 +1140,9 @@ extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t
  * that took a release the way a flag would: a synchronization through a weak flag. */
 extern "C" __device__ __noinline__ bool __scord_sync_access(ScDevLaunch *l, uint32_t slot, uint64_t addr, uint32_t info, int cls)
 {
-    if (!__isGlobal((const void *)addr) && !__isShared((const void *)addr))
+    uint32_t rank, owner, off;
+    if (!__isGlobal((const void *)addr) && !__isShared((const void *)addr) &&
+        !remote_shared(addr, &rank, &owner, &off))
         return false;
     ScDevThread *th = thread_state(l, slot);
     uint32_t kind = SC_ABI_INFO_KIND(info), sem = SC_ABI_INFO_SEM(info);
@@ -1522,6 +1579,8 @@ typedef struct Access {
     ScRulesAccess rules;
     RecSide cur;       /* site, info with the space resolved, block, thread */
     bool shared;
+    bool gpu;          /* the shadow is read and swapped at gpu scope: global memory, and
+                          shared memory where other blocks of a cluster reach it */
     bool weak_flag;    /* a weak write that took a release as a flag would (sync_access) */
     bool acquired;     /* the block has taken releases: a check looks for one that
                           orders the word's recorder (__scord_acquired_cover) */
@@ -1548,7 +1607,7 @@ static __device__ __forceinline__ uint64_t rmw_key(const Access *a)
 
 static __device__ __forceinline__ uint64_t load_shadow(const Access *a, const uint64_t *p)
 {
-    return a->shared ? load_cta64(p) : load_gpu64(p);
+    return a->gpu ? load_gpu64(p) : load_cta64(p);
 }
 
 /* Reports a race or warning the rules found against the history `old` of a word or
@@ -1670,10 +1729,10 @@ static __device__ bool swap_pair(const Access *a, uint64_t *word, uint64_t *old,
                  : "=l"(seen_word), "=l"(seen_site)                                              \
                  : "l"(*old), "l"(*site), "l"(next), "l"(next_site), "l"(word)                   \
                  : "memory")
-    if (a->shared)
-        SWAP_PAIR("cta");
-    else
+    if (a->gpu)
         SWAP_PAIR("gpu");
+    else
+        SWAP_PAIR("cta");
 #undef SWAP_PAIR
     bool ok = seen_word == *old && seen_site == *site;
     *old = seen_word;
@@ -1689,11 +1748,11 @@ static __device__ bool swap_pair(const Access *a, uint64_t *word, uint64_t *old,
 static __device__ bool hold_word(const Access *a, uint64_t *p, uint64_t old, uint64_t *now)
 {
     uint64_t seen;
-    if (a->shared)
-        asm volatile("atom.acquire.cta.cas.b64 %0, [%1], %2, %3;"
+    if (a->gpu)
+        asm volatile("atom.acquire.gpu.cas.b64 %0, [%1], %2, %3;"
                      : "=l"(seen) : "l"(p), "l"(old), "l"(WORD_HELD) : "memory");
     else
-        asm volatile("atom.acquire.gpu.cas.b64 %0, [%1], %2, %3;"
+        asm volatile("atom.acquire.cta.cas.b64 %0, [%1], %2, %3;"
                      : "=l"(seen) : "l"(p), "l"(old), "l"(WORD_HELD) : "memory");
     if (seen == old)
         return true;
@@ -1704,10 +1763,10 @@ static __device__ bool hold_word(const Access *a, uint64_t *p, uint64_t old, uin
 /* Lets a held word go with the value v (release: its site word first). */
 static __device__ void let_go(const Access *a, uint64_t *p, uint64_t v)
 {
-    if (a->shared)
-        asm volatile("st.release.cta.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
-    else
+    if (a->gpu)
         store_release_gpu64(p, v);
+    else
+        asm volatile("st.release.cta.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
 }
 #endif
 
@@ -1920,7 +1979,7 @@ static __device__ void record_store_lanes(const Access *a, uint64_t addr, StoreP
     uint32_t other = lowest_lane(p.differ ? p.differ : p.group & ~(1u << lane));
     RecSide prev = a->cur;
     prev.thread = a->cur.thread - lane + other;
-    uint64_t at = a->shared ? (uint64_t)__cvta_generic_to_shared((const void *)addr) : addr;
+    uint64_t at = a->shared ? a->base | (addr & 3u) : addr;
     record_race(a->l, p.differ ? DEV_CAUSE_SAME_STORE_LANES : DEV_CAUSE_SAME_STORE_LANES_BENIGN, at,
                 &a->cur, &prev);
 }
@@ -1961,7 +2020,13 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
 {
     uint32_t size = SC_ABI_INFO_SIZE(info);
     uint32_t space = SC_ABI_INFO_SPACE(info);
-    if (space == SC_ABI_SPACE_GENERIC) {
+    uint32_t rank, owner, off = 0, shadow_slot = slot;
+    bool remote = remote_shared(addr, &rank, &owner, &off);
+    if (remote) {
+        /* Another block's shared memory (distributed shared memory): its shadow. */
+        space = SC_ABI_SPACE_SHARED_CLUSTER;
+        shadow_slot = remote_slot(l, rank);
+    } else if (space == SC_ABI_SPACE_GENERIC || space == SC_ABI_SPACE_SHARED_CLUSTER) {
         /* Local, const and param addresses: thread-private or read-only. */
         if (__isShared((const void *)addr))
             space = SC_ABI_SPACE_SHARED;
@@ -1973,22 +2038,23 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     Access a;
     a.l = l;
     a.slot = slot;
-    a.shared = space == SC_ABI_SPACE_SHARED;
+    a.shared = space != SC_ABI_SPACE_GLOBAL;
+    a.gpu = !a.shared || cluster_blocks() > 1;
     a.weak_flag = weak_flag;
     uint64_t *words; /* the shadow word, its site word right after it */
     uint64_t chunk = 0; /* global: the chunk-table entry of the word being checked */
-    if (cls < 0 || size == 0 || (!a.shared && space != SC_ABI_SPACE_GLOBAL)) {
-        /* shared::cluster (another block's shared memory) is not modeled yet. */
+    if (cls < 0 || size == 0 || shadow_slot == SC_DEV_NO_SLOT) {
         count_unchecked(l);
         return;
     }
     if (a.shared) {
-        uint32_t off = (uint32_t)__cvta_generic_to_shared((const void *)addr);
+        if (!remote)
+            off = (uint32_t)__cvta_generic_to_shared((const void *)addr);
         if ((uint64_t)off + size > (uint64_t)l->shared_words * 4) {
             count_unchecked(l);
             return;
         }
-        words = (uint64_t *)l->shared_shadow + 2 * ((size_t)slot * l->shared_words + off / 4);
+        words = (uint64_t *)l->shared_shadow + 2 * ((size_t)shadow_slot * l->shared_words + off / 4);
         a.base = off & ~3u;
     } else {
         chunk = global_chunk(l, addr);

@@ -42,7 +42,6 @@ typedef enum ScInstrSiteKind {
  * accesses, is not checked in detector part 1. */
 typedef enum ScInstrUnchecked {
     SC_INSTR_UNCHECKED_NONE,
-    SC_INSTR_UNCHECKED_DSMEM,           /* ld/st/atom/red on .shared::cluster (another block's memory) */
     SC_INSTR_UNCHECKED_ASYNC,           /* tensor and multicast bulk copies, bulk reductions
                                            (cp.reduce.async.bulk*), st.async, red.async (cp.async
                                            and the other bulk copies are checked) */

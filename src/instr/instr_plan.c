@@ -479,8 +479,6 @@ static bool plan_mem(Planner *p, ScPtxStmt *s, const ScPtxMem *mem)
     ScInstrEdit e = {.kind = SC_INSTR_EDIT_ACCESS, .stmt = s};
     if (!pack_info(p, s, mem, &e.info))
         return false;
-    if (mem->space == SC_PTX_SPACE_SHARED_CLUSTER)
-        return unchecked(p, s, SC_INSTR_UNCHECKED_DSMEM, e.info);
     if (mem->multimem)
         return unchecked(p, s, SC_INSTR_UNCHECKED_MULTIMEM, e.info);
     if (mem->async)

@@ -231,8 +231,6 @@ const char *sc_instr_unchecked_name(ScInstrUnchecked u)
     switch (u) {
     case SC_INSTR_UNCHECKED_NONE:
         return "none";
-    case SC_INSTR_UNCHECKED_DSMEM:
-        return "distributed shared memory (.shared::cluster)";
     case SC_INSTR_UNCHECKED_ASYNC:
         return "tensor and multicast bulk copies (cp.async.bulk.tensor, TMA), bulk reductions "
                "(cp.reduce.async.bulk), st.async, red.async";

@@ -598,8 +598,9 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
             o->severity = (uint8_t)sc_report_cause_severity((ScCause)o->cause);
             uint32_t space = r->cur_info == SC_DEV_INFO_BARRIER ? 0 : SC_ABI_INFO_SPACE(r->cur_info);
             o->space = r->cur_info == SC_DEV_INFO_BARRIER ? SC_RACE_SPACE_NONE
-                       : space == SC_ABI_SPACE_SHARED ? SC_RACE_SPACE_SHARED
-                                                      : SC_RACE_SPACE_GLOBAL;
+                       : space == SC_ABI_SPACE_SHARED || space == SC_ABI_SPACE_SHARED_CLUSTER
+                           ? SC_RACE_SPACE_SHARED /* another block's, reached through the cluster's window */
+                           : SC_RACE_SPACE_GLOBAL;
             side_from_dev(r->cur_site, r->cur_info, r->cur_block, r->cur_thread, chk, &o->cur);
             side_from_dev(r->prev_site, prev_info(r->prev_site, r->prev_info), r->prev_block,
                           r->prev_thread, chk, &o->prev);
