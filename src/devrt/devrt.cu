@@ -126,6 +126,29 @@ static __device__ __forceinline__ int flag_span(uint64_t rec)
                                              : SC_RULES_SPAN_GPU;
 }
 
+/* This block's shared window's first byte, as a generic address. In a launch with
+ * clusters of several blocks, shared addresses are the cluster's: a block's window
+ * starts at its rank's place in the cluster's window (on the H200, rank r's variables
+ * lie 16 MiB * r on), so its offsets are taken from there. */
+static __device__ __forceinline__ uint64_t own_shared_base(void)
+{
+    uint64_t base = (uint64_t)__cvta_shared_to_generic(0);
+#if __CUDA_ARCH__ >= 900
+    if (cluster_blocks() > 1) {
+        uint32_t rank;
+        asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+        asm("mapa.u64 %0, %1, %2;" : "=l"(base) : "l"(base), "r"(rank));
+    }
+#endif
+    return base;
+}
+
+/* The offset in this block's shared window of a generic address in it. */
+static __device__ __forceinline__ uint32_t own_shared_offset(uint64_t addr)
+{
+    return (uint32_t)(addr - own_shared_base());
+}
+
 /* Another block's shared memory, reached through the cluster's window (distributed
  * shared memory, sm_90): whether addr is such an address, and then the owner's rank in
  * the cluster, its block and the offset in its window. */
@@ -845,18 +868,19 @@ static __device__ __forceinline__ uint64_t no_release(void)
     return (uint64_t)block_linear() | (uint64_t)thread_linear() << 23;
 }
 
-/* The sync key of a flag: its generic address; shared memory's window is per block. */
+/* The sync key of a flag: its generic address, or for shared memory its block and offset. */
 static __device__ __forceinline__ uint64_t sync_key(uint64_t addr)
 {
     uint32_t rank, owner, off;
-    if (remote_shared(addr, &rank, &owner, &off))
-        return (uint64_t)__cvta_shared_to_generic(off) ^ (uint64_t)(owner + 1) << 48;
-    if (!__isShared((const void *)addr))
-        return addr;
-    /* The block's own window's address, also for one reached through the cluster's
-     * window (a bulk copy's mbarrier, written .shared::cluster). */
-    uint64_t own = (uint64_t)__cvta_shared_to_generic((size_t)__cvta_generic_to_shared((const void *)addr));
-    return own ^ (uint64_t)(block_linear() + 1) << 48;
+    if (!remote_shared(addr, &rank, &owner, &off)) {
+        if (!__isShared((const void *)addr))
+            return addr;
+        owner = block_linear();
+        off = own_shared_offset(addr);
+    }
+    /* Shared memory by its block and offset (no generic address has bit 63 set), so
+     * that its owner and another block of its cluster name a flag alike. */
+    return (uint64_t)1 << 63 | (uint64_t)owner << 32 | off;
 }
 
 /* The flag's set of SC_DEV_SYNC_WAYS entries (one 32-byte sector). */
@@ -2049,7 +2073,7 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     }
     if (a.shared) {
         if (!remote)
-            off = (uint32_t)__cvta_generic_to_shared((const void *)addr);
+            off = own_shared_offset(addr);
         if ((uint64_t)off + size > (uint64_t)l->shared_words * 4) {
             count_unchecked(l);
             return;
@@ -2271,7 +2295,7 @@ extern "C" __device__ __noinline__ void __scord_async_complete(ScDevAsync *as, u
         as->clocks[j - 1] = as->clocks[j];
     }
     as->n--;
-    uint64_t dst = (uint64_t)__cvta_shared_to_generic(SC_DEV_ASYNC_OFF(e));
+    uint64_t dst = own_shared_base() + SC_DEV_ASYNC_OFF(e);
     uint32_t info =
         SC_ABI_INFO(SC_DEV_ASYNC_SIZE(e), SC_ABI_KIND_WRITE, SC_ABI_SEM_WEAK, SC_ABI_SCOPE_NONE, SC_ABI_SPACE_SHARED);
     __scord_access(dst, info | SC_ABI_INFO_ASYNC, SC_DEV_ASYNC_SITE(e), 0);
@@ -2290,7 +2314,7 @@ extern "C" __device__ void __scord_async_copy(uint64_t dst, uint32_t info, uint3
     ScDevLaunch *l = checked_block(&slot);
     if (!l || !__isShared((const void *)dst))
         return;
-    uint32_t off = (uint32_t)__cvta_generic_to_shared((const void *)dst), size = SC_ABI_INFO_SIZE(info);
+    uint32_t off = own_shared_offset(dst), size = SC_ABI_INFO_SIZE(info);
     ScDevAsync *as = l->async ? async_state(l, slot) : 0;
     for (uint32_t i = as ? as->n : 0; i-- > 0;) {
         uint64_t e = as->copies[i];

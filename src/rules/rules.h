@@ -58,6 +58,7 @@
     X(SREAD_KEEPS_NEWER)  /* ... while partial syncs of other lanes moved the warp clock */ \
     X(RACE_HINT)          /* the site word names the recorder's own racing access */   \
     X(ACQ_ORDERED)        /* an acquired release orders the recorder before the accessor */ \
+    X(ACQ_BSYNC)          /* an acquired release orders what a barrier ordered before the recorder */ \
     X(ACQ_MOVE)           /* classes ordered only by an acquired release become LSYNC */ \
     X(ACQ_BEFORE)         /* a release covers what syncs ordered before its releaser's
                              later access */                                            \
@@ -646,9 +647,12 @@ SC_HD static inline uint32_t sc_rules_rec_tid(uint64_t rec) { return (uint32_t)(
  * WSYNC and LSYNC positions) came before the release, as every __syncwarp, release
  * and taken acquire steps the clock; not its own access, nor what a barrier since
  * ordered (BSYNC: a barrier does not step the warp clock). A releaser that reads the
- * value it published keeps it covered for those that acquire it. 0: nothing. Each is
- * the set of positions it covers, a bit per ScRulesPos. Blocks are compared on the
- * word's 14 bits. */
+ * value it published keeps it covered for those that acquire it. BSYNC alone (or with
+ * those): the recorder's barrier epoch is the release's barrier knowledge, so what a
+ * barrier ordered before the recorder's access came before an instance through which
+ * the releaser knows every warp, though the access itself may have come after the
+ * release. 0: nothing. Each is the set of positions it covers, a bit per ScRulesPos.
+ * Blocks are compared on the word's 14 bits. */
 #define SC_RULES_COVERS_BEFORE ((1 << SC_RULES_POS_WSYNC) | (1 << SC_RULES_POS_LSYNC))
 #define SC_RULES_COVERS_ALL                                                                  \
     ((1 << SC_RULES_POS_BSYNC) | SC_RULES_COVERS_BEFORE | (1 << SC_RULES_POS_SELF))
@@ -664,18 +668,25 @@ SC_HD static inline int sc_rules_release_covers(uint64_t rec, const ScRulesState
         SC_RULES_COV(ACQ_ORDERED);
         return SC_RULES_COVERS_ALL;
     }
+    /* The recorder's own barrier epoch is the knowledge itself: what a barrier ordered
+     * before it came before an instance through which p knows every warp. */
+    int bsync = 0;
+    if (bar_age == 0) {
+        SC_RULES_COV(ACQ_BSYNC);
+        bsync = 1 << SC_RULES_POS_BSYNC;
+    }
     if ((tid >> 5) != s->warp)
-        return 0;
+        return bsync;
     uint32_t age = sc_rules_age(sync, s->sync, SC_RULES_SYNC_MOD);
     if (age == 0 && (tid & 31u) == s->lane)
-        return SC_RULES_COVERS_BEFORE;
+        return SC_RULES_COVERS_BEFORE | bsync;
     if (age == 0 || age > SC_RULES_SYNC_MOD / 2)
-        return 0; /* at or after the release */
+        return bsync; /* at or after the release */
     if (age > sc_rules_age(sync, floor, SC_RULES_SYNC_MOD) || (tid & 31u) == s->lane) {
         SC_RULES_COV(ACQ_ORDERED);
         return SC_RULES_COVERS_ALL;
     }
-    return 0;
+    return bsync;
 }
 
 /* ---- The rules ---------------------------------------------------------------------- */
@@ -811,11 +822,11 @@ SC_HD static inline int rules_ordered_clocks(const RulesRel *r, unsigned p)
 /* Is position p among those an acquired release covers (r->acq, SC_RULES_COVERS_*)?
  * All: those that hold only accesses ordered before the recorder's own (its own, and
  * those a barrier or __syncwarp ordered before it); before: those a __syncwarp
- * ordered before it. */
+ * ordered before it; BSYNC alone: those a barrier ordered before it. */
 SC_HD static inline int rules_acq_covers(const RulesRel *r, unsigned p)
 {
     int covers = (r->acq >> p) & 1;
-    if (covers && r->acq == SC_RULES_COVERS_BEFORE)
+    if (covers && p != SC_RULES_POS_BSYNC && !((r->acq >> SC_RULES_POS_SELF) & 1))
         SC_RULES_COV(ACQ_BEFORE);
     return covers;
 }

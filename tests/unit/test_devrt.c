@@ -138,7 +138,7 @@ static void declare_only_scord_names(size_t k)
     if (!m)
         return;
     int funcs = 0, vars = 0;
-    bool state = false, slot = false;
+    bool state = false, slot = false, slot_launch = false;
     for (const ScPtxItem *it = m->first; it; it = it->next) {
         if (it->kind == SC_PTX_ITEM_FUNC) {
             const ScPtxFunc *f = it->u.func;
@@ -161,8 +161,9 @@ static void declare_only_scord_names(size_t k)
                     CHECK(v->linkage == SC_PTX_LINK_VISIBLE);
                     CHECK(v->decls[d].init == NULL);
                 }
-                if (strcmp(v->decls[d].name, "__scord_slot") == 0) {
-                    slot = true;
+                if (strcmp(v->decls[d].name, "__scord_slot") == 0 ||
+                    strcmp(v->decls[d].name, "__scord_slot_launch") == 0) {
+                    *(strcmp(v->decls[d].name, "__scord_slot") == 0 ? &slot : &slot_launch) = true;
                     CHECK_STR("shared", v->space);
                     CHECK_STR("u32", v->type);
                 }
@@ -170,9 +171,10 @@ static void declare_only_scord_names(size_t k)
         }
     }
     CHECK(funcs >= (int)SC_ARRAY_LEN(abi));
-    CHECK_INT(2, vars);
+    CHECK_INT(3, vars);
     CHECK(state);
     CHECK(slot);
+    CHECK(slot_launch);
     sc_ptx_module_free(m);
 }
 

@@ -1000,7 +1000,8 @@ TEST(releaser_reading_its_value_again_keeps_it_covered)
     uint64_t rec = release_of(0, 0, 1);
     CHECK_INT(SC_RULES_OK, run(&x, mk(0, 0, R, NONE, 0xf), &v));
     ScRulesState st = sc_rules_decode(x);
-    CHECK_INT(SC_RULES_COVERS_BEFORE, sc_rules_release_covers(rec, &st));
+    /* No barrier since the release: what one ordered before the read came before it. */
+    CHECK_INT(SC_RULES_COVERS_BEFORE | 1 << SC_RULES_POS_BSYNC, sc_rules_release_covers(rec, &st));
     CHECK_INT(SC_RULES_OK, run(&(uint64_t){x}, acquiring(mk(1, 0, R, NONE, 0xf), &rec, 1), &v));
     CHECK_INT(SC_RULES_RACE, run(&(uint64_t){x}, acquiring(mk(1, 0, W, NONE, 0xf), &rec, 1), &v));
     CHECK_INT(SC_RULES_RACE, run(&(uint64_t){x}, mk(1, 0, R, NONE, 0xf), &v));
@@ -1010,6 +1011,36 @@ TEST(releaser_reading_its_value_again_keeps_it_covered)
     rec = release_of(0, 0, 1);
     run(&y, mk(0, 0, W, NONE, 0xf), &v); /* after the release */
     CHECK_INT(SC_RULES_RACE, run(&y, acquiring(mk(1, 0, R, NONE, 0xf), &rec, 1), &v));
+}
+
+/* A barrier orders a warp's write before the other warp's read, then the first warp
+ * releases: a block that takes the release and reads the word is ordered after the
+ * write, which the word keeps as the reader's barrier history (BSYNC), though not
+ * after the recorded read itself (a write of the word races with it). A barrier after
+ * the release makes the history the release's future. */
+TEST(release_after_a_barrier_covers_the_barriers_history)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0;
+    world(0, 0);
+    run(&x, mk(0, 0, W, NONE, 0xf), &v);
+    sc_rules_block_barrier(&bclk[0], 0x3u);
+    uint64_t rec = release_of(0, 0, 1);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 32, R, NONE, 0xf), &v));
+    ScRulesState st = sc_rules_decode(x);
+    CHECK_INT(1 << SC_RULES_POS_BSYNC, sc_rules_release_covers(rec, &st));
+    CHECK_INT(SC_RULES_OK, run(&(uint64_t){x}, acquiring(mk(1, 0, R, NONE, 0xf), &rec, 1), &v));
+    CHECK_INT(SC_RULES_RACE, run(&(uint64_t){x}, acquiring(mk(1, 0, W, NONE, 0xf), &rec, 1), &v));
+    CHECK_INT(SC_RULES_RACE, run(&(uint64_t){x}, mk(1, 0, R, NONE, 0xf), &v));
+
+    uint64_t y = 0;
+    world(0, 0);
+    run(&y, mk(0, 0, W, NONE, 0xf), &v);
+    rec = release_of(0, 0, 1);
+    sc_rules_block_barrier(&bclk[0], 0x3u);
+    run(&y, mk(0, 32, R, NONE, 0xf), &v);
+    st = sc_rules_decode(y);
+    CHECK_INT(0, sc_rules_release_covers(rec, &st));
 }
 
 /* Second readers: blocks 1, 3 and 2 take one release of block 0 and read its write.
@@ -1093,6 +1124,7 @@ int main(void)
     RUN(release_covers_barrier_ordered_accesses_of_other_warps);
     RUN(acquired_access_is_not_ordered_for_block_mates);
     RUN(releaser_reading_its_value_again_keeps_it_covered);
+    RUN(release_after_a_barrier_covers_the_barriers_history);
     RUN(second_reader_of_a_release_takes_what_the_move_left);
     return TEST_REPORT();
 }
