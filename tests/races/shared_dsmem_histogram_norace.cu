@@ -26,7 +26,7 @@ __global__ void __cluster_dims__(CLUSTER, 1, 1) histogram(const int *in, int *ou
         bins[t] = 0;
     cluster.sync();
     int *home = cluster.map_shared_rank(bins, 0);
-    atomicAdd(&home[in[blockIdx.x * THREADS + t] % BINS], 1);
+    atomicAdd(&home[(unsigned)in[blockIdx.x * THREADS + t] % BINS], 1);
     cluster.sync();
     if (cluster.block_rank() == 0 && t < BINS)
         out[blockIdx.x / CLUSTER * BINS + t] = bins[t];
@@ -35,7 +35,7 @@ __global__ void __cluster_dims__(CLUSTER, 1, 1) histogram(const int *in, int *ou
 int main()
 {
     rs_require_device();
-    int *in = rs_fill<int>(BLOCKS * THREADS, [](size_t i) { return int(i * 2654435761u >> 9); });
+    int *in = rs_fill<int>(BLOCKS * THREADS, [](size_t i) { return int((i * 2654435761u >> 9) & 0xffff); });
     int *out = rs_zeros<int>(BLOCKS / CLUSTER * BINS);
     histogram<<<BLOCKS, THREADS>>>(in, out);
     RS_LAUNCHED();
