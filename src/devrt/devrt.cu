@@ -2045,19 +2045,19 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     uint32_t size = SC_ABI_INFO_SIZE(info);
     uint32_t space = SC_ABI_INFO_SPACE(info);
     uint32_t rank, owner, off = 0, shadow_slot = slot;
-    bool remote = remote_shared(addr, &rank, &owner, &off);
-    if (remote) {
-        /* Another block's shared memory (distributed shared memory): its shadow. */
-        space = SC_ABI_SPACE_SHARED_CLUSTER;
-        shadow_slot = remote_slot(l, rank);
-    } else if (space == SC_ABI_SPACE_GENERIC || space == SC_ABI_SPACE_SHARED_CLUSTER) {
-        /* Local, const and param addresses: thread-private or read-only. */
-        if (__isShared((const void *)addr))
+    bool remote = false;
+    if (space == SC_ABI_SPACE_GENERIC || space == SC_ABI_SPACE_SHARED_CLUSTER) {
+        if (__isShared((const void *)addr)) {
             space = SC_ABI_SPACE_SHARED;
-        else if (__isGlobal((const void *)addr))
+        } else if (__isGlobal((const void *)addr)) {
             space = SC_ABI_SPACE_GLOBAL;
-        else
-            return;
+        } else if ((remote = remote_shared(addr, &rank, &owner, &off))) {
+            /* Another block's shared memory (distributed shared memory): its shadow. */
+            space = SC_ABI_SPACE_SHARED_CLUSTER;
+            shadow_slot = remote_slot(l, rank);
+        } else {
+            return; /* local, const and param: thread-private or read-only */
+        }
     }
     Access a;
     a.l = l;
