@@ -305,14 +305,20 @@ static bool emit_addr_call(Emitter *e, const ScInstrEdit *ed, const char *fn)
     return insert(e, ed->stmt, false, in->guard, in->guard_negated);
 }
 
-/* After the instruction: a fence orders, and an acquiring access has read, by then. */
-static bool emit_fence(Emitter *e, const ScInstrEdit *ed)
+/* A new call sequence whose arguments are (site, info). */
+static void start_site_info(Emitter *e, const ScInstrEdit *ed)
 {
-    static const unsigned bits[] = {32, 32};
     e->code.len = 0;
     e->arg[0].len = e->arg[1].len = 0;
     sc_buf_printf(&e->arg[0], "%u", ed->site);
     sc_buf_printf(&e->arg[1], "0x%x", ed->info);
+}
+
+/* After the instruction: a fence orders, and an acquiring access has read, by then. */
+static bool emit_fence(Emitter *e, const ScInstrEdit *ed)
+{
+    static const unsigned bits[] = {32, 32};
+    start_site_info(e, ed);
     const char *skip = NULL;
     if (ed->when) {
         if (!(skip = sc_ptx_fresh_label(e->m, e->err)))
@@ -346,10 +352,7 @@ static bool emit_async_group(Emitter *e, const ScInstrEdit *ed)
 static bool emit_cluster_barrier(Emitter *e, const ScInstrEdit *ed)
 {
     static const unsigned bits[] = {32, 32};
-    e->code.len = 0;
-    e->arg[0].len = e->arg[1].len = 0;
-    sc_buf_printf(&e->arg[0], "%u", ed->site);
-    sc_buf_printf(&e->arg[1], "0x%x", ed->info);
+    start_site_info(e, ed);
     call_seq(e, "__scord_cluster_barrier", bits, 2);
     const ScPtxInstr *in = &ed->stmt->u.instr;
     bool after = SC_ABI_INFO_KIND(ed->info) == SC_ABI_KIND_READ;
