@@ -46,7 +46,6 @@ typedef enum ScInstrUnchecked {
                                            (cp.reduce.async.bulk*), st.async, red.async (cp.async
                                            and the other bulk copies are checked) */
     SC_INSTR_UNCHECKED_MATRIX,          /* ldmatrix, stmatrix, wmma.load/store, wgmma */
-    SC_INSTR_UNCHECKED_MBARRIER,        /* mbarrier arrive on another block's object (.shared::cluster) */
     SC_INSTR_UNCHECKED_MULTIMEM,        /* multimem.* on multicast addresses */
 } ScInstrUnchecked;
 #define SC_INSTR_UNCHECKED_BIT(u) (1u << (u))

@@ -532,9 +532,10 @@ static bool plan_fence(Planner *p, ScPtxStmt *s, const ScPtxFence *f)
  * arrive is .release, the waits .acquire, both .cta unless written otherwise), like a
  * release read-modify-write and an acquire read of the object, whose arrivals form one
  * release sequence. The object itself is opaque to the program: its accesses are not
- * checked. init, inval, expect_tx, complete_tx and pending_count order nothing; an
- * arrive on another block's object (.shared::cluster) and cp.async.mbarrier.arrive, the
- * completion of asynchronous copies scord does not check, stay unchecked sites. */
+ * checked. init, inval, expect_tx, complete_tx and pending_count order nothing. An
+ * arrive on another block's object (.shared::cluster, made generic with
+ * cvta.shared::cluster) releases through the owner's object: the runtime names a
+ * shared flag by its owner and offset. */
 static bool plan_mbarrier(Planner *p, ScPtxStmt *s, const ScPtxMbar *b)
 {
     ScPtxMem mem = {.space = b->space, .sem = b->sem, .scope = b->scope, .size = 8, .addr_op = b->addr_op};
@@ -561,8 +562,6 @@ static bool plan_mbarrier(Planner *p, ScPtxStmt *s, const ScPtxMbar *b)
     case SC_PTX_MBAR_PENDING_COUNT:
         return true;
     }
-    if (b->space == SC_PTX_SPACE_SHARED_CLUSTER)
-        return unchecked(p, s, SC_INSTR_UNCHECKED_MBARRIER, 0);
     ScInstrEdit e = {.kind = SC_INSTR_EDIT_SYNC, .stmt = s};
     bool skip;
     if (!pack_info(p, s, &mem, &e.info) || !plan_addr(p, s, &mem, &e.addr, &skip))

@@ -236,8 +236,6 @@ const char *sc_instr_unchecked_name(ScInstrUnchecked u)
                "(cp.reduce.async.bulk), st.async, red.async";
     case SC_INSTR_UNCHECKED_MATRIX:
         return "matrix loads and stores (ldmatrix, stmatrix, wmma, wgmma)";
-    case SC_INSTR_UNCHECKED_MBARRIER:
-        return "mbarrier arrives on another block's object (.shared::cluster)";
     case SC_INSTR_UNCHECKED_MULTIMEM:
         return "multimem accesses";
     }
