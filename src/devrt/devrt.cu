@@ -2217,7 +2217,8 @@ extern "C" __device__ void __scord_sync(uint64_t addr, uint32_t info, uint32_t s
 
 /* A cp.async.bulk (instr_plan.c, plan_bulk_copy): its source read and destination
  * write, as the issuing thread's accesses now, 16 bytes at a time (the sizes the ABI
- * carries). A destination in another block's shared memory is counted unchecked. */
+ * carries); a destination in another block's shared memory is checked in the owner's
+ * shadow, as any access there. */
 extern "C" __device__ void __scord_bulk_copy(uint64_t dst, uint32_t dst_site, uint64_t src, uint32_t src_site,
                                              uint32_t size)
 {
