@@ -458,6 +458,15 @@ static bool unchecked(Planner *p, const ScPtxStmt *s, ScInstrUnchecked why, uint
     return sc_instr_add_site(p->sites, SC_INSTR_SITE_UNCHECKED, why, s, info, &id, p->err);
 }
 
+/* The info and address of mem in *e, and a site of kind `kind` for it; *skip (and no
+ * site) when the address needs no check. */
+static bool plan_edit(Planner *p, ScPtxStmt *s, const ScPtxMem *mem, ScInstrSiteKind kind, ScInstrEdit *e,
+                      bool *skip)
+{
+    return pack_info(p, s, mem, &e->info) && plan_addr(p, s, mem, &e->addr, skip) &&
+           (*skip || sc_instr_add_site(p->sites, kind, SC_INSTR_UNCHECKED_NONE, s, e->info, &e->site, p->err));
+}
+
 static bool plan_mem(Planner *p, ScPtxStmt *s, const ScPtxMem *mem)
 {
     if (mem->non_coherent || mem->outside_model)
@@ -564,7 +573,7 @@ static bool plan_mbarrier(Planner *p, ScPtxStmt *s, const ScPtxMbar *b)
     }
     ScInstrEdit e = {.kind = SC_INSTR_EDIT_SYNC, .stmt = s};
     bool skip;
-    if (!pack_info(p, s, &mem, &e.info) || !plan_addr(p, s, &mem, &e.addr, &skip))
+    if (!plan_edit(p, s, &mem, SC_INSTR_SITE_MBARRIER, &e, &skip))
         return false;
     if (skip)
         return true;
@@ -573,8 +582,7 @@ static bool plan_mbarrier(Planner *p, ScPtxStmt *s, const ScPtxMbar *b)
         if (!push_edit(p, &done))
             return false;
     }
-    if (!sc_instr_add_site(p->sites, SC_INSTR_SITE_MBARRIER, SC_INSTR_UNCHECKED_NONE, s, e.info, &e.site, p->err) ||
-        !push_edit(p, &e))
+    if (!push_edit(p, &e))
         return false;
     if (mem.kind != SC_PTX_ACCESS_READ || b->sem != SC_PTX_SEM_ACQUIRE)
         return true;
@@ -625,11 +633,7 @@ static bool plan_bulk_copy(Planner *p, ScPtxStmt *s, const ScPtxCopy *c)
                      .scope = SC_PTX_SCOPE_CLUSTER, .size = 8, .addr_op = c->mbar_op};
     ScInstrEdit r = {.kind = SC_INSTR_EDIT_SYNC, .stmt = s};
     bool skip;
-    if (!pack_info(p, s, &mbar, &r.info) || !plan_addr(p, s, &mbar, &r.addr, &skip))
-        return false;
-    return skip || (sc_instr_add_site(p->sites, SC_INSTR_SITE_MBARRIER, SC_INSTR_UNCHECKED_NONE, s, r.info, &r.site,
-                                      p->err) &&
-                    push_edit(p, &r));
+    return plan_edit(p, s, &mbar, SC_INSTR_SITE_MBARRIER, &r, &skip) && (skip || push_edit(p, &r));
 }
 
 /* cp.async copies global to shared memory asynchronously. Its source read and its
@@ -653,21 +657,15 @@ static bool plan_copy(Planner *p, ScPtxStmt *s, const ScPtxCopy *c)
     }
     bool skip;
     ScInstrEdit w = {.kind = SC_INSTR_EDIT_ASYNC_COPY, .stmt = s};
-    if (!pack_info(p, s, &dst, &w.info) || !plan_addr(p, s, &dst, &w.addr, &skip))
+    if (!plan_edit(p, s, &dst, SC_INSTR_SITE_ASYNC_COPY, &w, &skip))
         return false;
     if (skip)
         return true;
-    if (!sc_instr_add_site(p->sites, SC_INSTR_SITE_ASYNC_COPY, SC_INSTR_UNCHECKED_NONE, s, w.info, &w.site,
-                           p->err) ||
-        !push_edit(p, &w))
+    if (!push_edit(p, &w))
         return false;
     if (src.size) {
         ScInstrEdit r = {.kind = SC_INSTR_EDIT_ACCESS, .stmt = s};
-        if (!pack_info(p, s, &src, &r.info) || !plan_addr(p, s, &src, &r.addr, &skip))
-            return false;
-        if (!skip && (!sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, r.info,
-                                         &r.site, p->err) ||
-                      !push_edit(p, &r)))
+        if (!plan_edit(p, s, &src, SC_INSTR_SITE_ACCESS, &r, &skip) || (!skip && !push_edit(p, &r)))
             return false;
     }
     w.kind = SC_INSTR_EDIT_ACCESS;
