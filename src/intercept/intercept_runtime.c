@@ -214,10 +214,10 @@ static bool launch_driver(ScDrvLaunch *d)
            d->func_get_attribute && d->func_get_name && d->stream_sync;
 }
 
-/* The __scord_state variable of f's module: 0 when f is not scord's code. A launch
- * may pass a CUkernel where a CUfunction is expected (CUDA 12+). */
-/* The module's __scord_state, and whether the module issues cp.async (it defines
- * SC_ABI_ASYNC_MARKER: its launches get per-thread queues). */
+/* The __scord_state variable of f's module, 0 when f is not scord's code, and whether
+ * the module issues cp.async (it defines SC_ABI_ASYNC_MARKER: its launches get
+ * per-thread queues). A launch may pass a CUkernel where a CUfunction is expected
+ * (CUDA 12+). */
 static CUdeviceptr state_var(const ScDrvLaunch *d, CUfunction *f, bool *async)
 {
     CUmodule mod;
