@@ -1248,42 +1248,34 @@ static __device__ __forceinline__ ScDevMove *move_entry(const ScDevLaunch *l, co
 }
 
 static __device__ __forceinline__ uint64_t move_check(const ScDevLaunch *l, uint64_t key, uint64_t before,
-                                                      uint64_t moved, uint64_t rec)
+                                                      uint64_t moved)
 {
-    return mix64(key ^ mix64(before ^ mix64(moved ^ mix64(rec ^ l->launch_tag))));
+    return mix64(key ^ mix64(before ^ mix64(moved ^ l->launch_tag)));
 }
 
 /* The word as the move that left `now` on `word` found it, or 0: no move left `now`
- * there (or its entry was taken over). */
-static __device__ uint64_t moved_from(const ScDevLaunch *l, const uint64_t *word, uint64_t now, uint64_t *rec)
+ * there (or its entry was taken over). The mover wrote the entry while it held the
+ * word; the fence pairs with its release of the word, which the caller read. */
+static __device__ uint64_t moved_from(const ScDevLaunch *l, const uint64_t *word, uint64_t now)
 {
+    __threadfence();
     ScDevMove *e = move_entry(l, word);
     uint64_t key = load_gpu64(&e->key), before = load_gpu64(&e->before);
-    uint64_t moved = load_gpu64(&e->moved), r = load_gpu64(&e->rec), check = load_gpu64(&e->check);
-    if (key != (uint64_t)word || moved != now || check != move_check(l, key, before, moved, r))
+    uint64_t moved = load_gpu64(&e->moved), check = load_gpu64(&e->check);
+    if (key != (uint64_t)word || moved != now || check != move_check(l, key, before, moved))
         return 0;
-    *rec = r;
     return before;
 }
 
-/* The access turned `old` into `next` with release record `rec` covering the
- * recorder of `old` (0: none), or as a second reader (`moved`: ScRulesAccess.moved).
- * A move (sc_rules_moved) is noted for the threads that took the same release, with
- * the record: a second reader must hold it (__scord_acquired_cover). After a second
- * reader, the entry goes on with `next` while its LSYNC classes are still the move's. */
-extern "C" __device__ __noinline__ void __scord_note_move(const ScDevLaunch *l, const uint64_t *word, bool moved,
-                                                          uint64_t rec, uint64_t old, uint64_t next)
+/* Notes that a move found `before` on `word` and leaves `moved` there; called while
+ * the word is held, so that a thread that reads `moved` finds the entry. */
+static __device__ void note_move(const ScDevLaunch *l, const uint64_t *word, uint64_t before, uint64_t moved)
 {
-    uint64_t before = old;
-    if (moved ? next == old || !sc_rules_moved_kept(old, next) || !(before = moved_from(l, word, old, &rec))
-              : !rec || !sc_rules_moved(old, next))
-        return;
     volatile ScDevMove *e = move_entry(l, word);
     e->key = (uint64_t)word;
     e->before = before;
-    e->moved = next;
-    e->rec = rec;
-    e->check = move_check(l, (uint64_t)word, before, next, rec);
+    e->moved = moved;
+    e->check = move_check(l, (uint64_t)word, before, moved);
 }
 
 /* The calling thread as the rules relate it to a recorder: who it is and its clocks
@@ -1373,10 +1365,8 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
      * classes would race, is this thread ordered after them where the word the move
      * found (`before`) held them: through its clocks, or through a record of the
      * chains below? */
-    uint64_t before = 0, mover_rec = 0;
-    bool holds_mover_rec = false;
-    if (word && lsync_conflicts)
-        before = moved_from(l, word, old, &mover_rec);
+    uint64_t before = word && lsync_conflicts ? moved_from(l, word, old) : 0, before_rec = 0;
+    ScRulesState before_st = sc_rules_decode(before);
     uint32_t w = r->tid / WARP_SIZE;
     uint64_t partial = 0;
     /* First the chain this thread took last, which the block's set may have lost to
@@ -1434,7 +1424,9 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
                                 flag_span(rec) >= needed);
                 if ((rec & SC_RULES_REC_SET) && !(rec & SC_DEV_REC_WEAK)) {
                     uint64_t taken = rec & ~SC_DEV_REC_FLAGS;
-                    holds_mover_rec |= reaches && taken == mover_rec;
+                    if (before && reaches && before_rec == 0 &&
+                        sc_rules_release_covers(taken, &before_st) == SC_RULES_COVERS_ALL)
+                        before_rec = taken;
                     int covers = sc_rules_release_covers(taken, s);
                     if (covers == SC_RULES_COVERS_ALL && reaches)
                         return taken;
@@ -1459,8 +1451,8 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
     }
     thread_state(l, slot)->acq_flags = flags;
     if (before) {
-        clocks.acq = &mover_rec;
-        clocks.n_acq = holds_mover_rec ? 1u : 0u;
+        clocks.acq = &before_rec;
+        clocks.n_acq = before_rec ? 1u : 0u;
         if (sc_rules_moved_ordered(before, old, sc_rules_ordered_positions(before, &clocks)))
             partial |= SC_DEV_COVER_MOVED;
     }
@@ -1759,6 +1751,11 @@ static __device__ bool swap_pair(const Access *a, uint64_t *word, uint64_t *old,
         SWAP_PAIR("cta");
 #undef SWAP_PAIR
     bool ok = seen_word == *old && seen_site == *site;
+    if (seen_word == WORD_HELD) {
+        /* A mover notes its move (note_move): the pair it leaves, its site word beside it. */
+        seen_word = load_word(a, word);
+        seen_site = load_shadow(a, word + 1);
+    }
     *old = seen_word;
     *site = seen_site;
     return ok;
@@ -1784,6 +1781,8 @@ static __device__ bool hold_word(const Access *a, uint64_t *p, uint64_t old, uin
     return false;
 }
 
+#endif
+
 /* Lets a held word go with the value v (release: its site word first). */
 static __device__ void let_go(const Access *a, uint64_t *p, uint64_t v)
 {
@@ -1792,7 +1791,28 @@ static __device__ void let_go(const Access *a, uint64_t *p, uint64_t v)
     else
         asm volatile("st.release.cta.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
 }
-#endif
+
+/* The word a move found, when the access that turns `old` into `next` (race-free)
+ * makes one for later threads to take (docs/rules.md section 11), else 0: a thread
+ * that took a release covering the recorder of `old` (`cover`) hands the word to
+ * itself; a second reader (r->moved) goes on with the pair while `next` keeps only
+ * the move's LSYNC classes; the recorder itself, past a release of its own that
+ * covers its access in `old`, leaves that access at LSYNC. */
+static __device__ uint64_t move_found(const Access *a, const ScRulesAccess *r, const Shadow *sh, uint64_t cover,
+                                      int res, uint64_t old, uint64_t next)
+{
+    if (sh->cell || (res != SC_RULES_OK && res != SC_RULES_WARN) || next == old)
+        return 0;
+    if (r->moved)
+        return sc_rules_moved_kept(old, next) ? moved_from(a->l, sh->word, old) : 0;
+    if (r->n_acq)
+        return cover && sc_rules_moved(old, next) ? old : 0;
+    if (!sc_rules_moved_self(old, next))
+        return 0;
+    uint64_t rel = thread_state(a->l, a->slot)->release;
+    ScRulesState st = sc_rules_decode(old);
+    return rel && sc_rules_release_covers(rel, &st) == SC_RULES_COVERS_ALL ? old : 0;
+}
 
 static __device__ __forceinline__ int decide(const ScRulesAccess *r, bool cell, uint64_t old,
                                              uint64_t *next, ScRulesVerdict *v)
@@ -1806,9 +1826,10 @@ static __device__ __forceinline__ int decide(const ScRulesAccess *r, bool cell, 
  * is held while the site word is written, and a site word that differs from the one
  * decided on is decided on again, holding. Either way the site word the report gets is
  * the one that went with *old. A split installs its marker instead of next. */
-static __device__ bool write_pair(const Access *a, ScRulesAccess *r, const Shadow *sh, uint64_t *old,
-                                  uint64_t *site, int *res, uint64_t *next, ScRulesVerdict *v)
+static __device__ bool write_pair(const Access *a, ScRulesAccess *r, const Shadow *sh, uint64_t cover,
+                                  uint64_t *old, uint64_t *site, int *res, uint64_t *next, ScRulesVerdict *v)
 {
+    uint64_t found;
     if (!sh->held) {
 #if __CUDA_ARCH__ >= 900
         uint64_t marker = 0;
@@ -1818,9 +1839,18 @@ static __device__ bool write_pair(const Access *a, ScRulesAccess *r, const Shado
         }
         uint64_t n = marker ? marker : *next;
         uint64_t n_site = marker ? *site : sc_rules_site_next(*site, *old, n, r, a->cur.site, sh->cell);
-        if (!swap_pair(a, sh->word, old, site, n, n_site))
+        /* A move is noted while the word is held, so that a thread that reads what
+         * the move left finds the note (the swap alone left a window in which a
+         * second reader found neither). */
+        found = marker ? 0 : move_found(a, r, sh, cover, *res, *old, n);
+        if (!swap_pair(a, sh->word, old, site, found ? WORD_HELD : n, found ? *site : n_site))
             return false;
         *next = n;
+        if (found) {
+            note_move(a->l, sh->word, found, n);
+            *sh->site = n_site;
+            let_go(a, sh->word, n);
+        }
         return true;
 #else
         if (!hold_word(a, sh->word, *old, old)) {
@@ -1843,6 +1873,8 @@ static __device__ bool write_pair(const Access *a, ScRulesAccess *r, const Shado
         uint64_t n_site = sc_rules_site_next(*site, *old, *next, r, a->cur.site, sh->cell);
         if (n_site != *site)
             *sh->site = n_site;
+        if ((found = move_found(a, r, sh, cover, *res, *old, *next)))
+            note_move(a->l, sh->word, found, *next);
     }
 #if __CUDA_ARCH__ < 900
     if (!sh->held) {
@@ -1863,7 +1895,7 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
                                    uint32_t byte, uint64_t *marker)
 {
     ScRulesVerdict v;
-    uint64_t old = sh->held ? *sh->word : load_word(a, sh->word), next, cover;
+    uint64_t old = sh->held ? *sh->word : load_word(a, sh->word), next, cover = 0;
     uint64_t site = load_shadow(a, sh->site);
     for (;;) {
         if (!sh->cell && sc_rules_is_split(old)) {
@@ -1885,14 +1917,12 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
         if (res == SC_RULES_UNCHANGED &&
             sc_rules_site_next(site, old, old, r, a->cur.site, sh->cell) == site)
             return res;
-        if (!write_pair(a, r, sh, &old, &site, &res, &next, &v))
+        if (!write_pair(a, r, sh, r->n_acq ? cover : 0, &old, &site, &res, &next, &v))
             continue;
         if (res == SC_RULES_SPLIT) {
             *marker = next;
             return res;
         }
-        if ((r->n_acq || r->moved) && (res == SC_RULES_OK || res == SC_RULES_WARN) && !sh->cell)
-            __scord_note_move(a->l, sh->word, r->moved, r->n_acq ? cover : 0, old, next);
         if (res == SC_RULES_RACE || res == SC_RULES_WARN)
             report(a, r, &v, old, site, byte, !sh->cell,
                    a->acquired ? thread_state(a->l, a->slot)->acq_flags : 0u);

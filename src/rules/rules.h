@@ -1366,9 +1366,10 @@ SC_HD static inline int sc_rules_access_cell(uint64_t old, const ScRulesAccess *
  * (`moved`). While the shadow still holds `moved`, nothing joined the history since
  * the move, so its LSYNC classes hold only accesses of `before` (the mover's own class
  * is at SELF or above). A thread ordered after each of them as `before` placed them
- * may take them as ordered (ScRulesAccess.moved); the word it leaves keeps the pair
- * for a third thread if its LSYNC classes are still only those (sc_rules_moved_kept).
- * docs/rules.md section 11. */
+ * (through its clocks or any release it took) may take them as ordered
+ * (ScRulesAccess.moved); the word it leaves keeps the pair for a third thread if its
+ * LSYNC classes are still only those (sc_rules_moved_kept). The releaser's own access
+ * past its release moves the word too (sc_rules_moved_self). docs/rules.md section 11. */
 
 /* Did the access that turned `old` into `next` move it: another thread is recorded,
  * and `next` holds a class at LSYNC (what a release ordered before the mover)? */
@@ -1376,6 +1377,22 @@ SC_HD static inline int sc_rules_moved(uint64_t old, uint64_t next)
 {
     ScRulesState o = sc_rules_decode(old), n = sc_rules_decode(next);
     if (sc_rules_is_split(next) || (o.lane == n.lane && o.warp == n.warp && o.blk == n.blk))
+        return 0;
+    for (int c = 0; c < SC_RULES_NCLS; c++)
+        if (n.reach[c] == SC_RULES_POS_LSYNC)
+            return 1;
+    return 0;
+}
+
+/* Did the recorder's own access that turned `old` into `next`, made past a release
+ * that covers `old` (the caller knows), leave its earlier accesses at LSYNC: the same
+ * thread is recorded at newer clocks, and `next` holds a class there? A thread that
+ * took that release is ordered after them, not after the recorder's access (the last
+ * block of a grid rereads the total it published, before the other blocks read it). */
+SC_HD static inline int sc_rules_moved_self(uint64_t old, uint64_t next)
+{
+    ScRulesState o = sc_rules_decode(old), n = sc_rules_decode(next);
+    if (sc_rules_is_split(next) || o.lane != n.lane || o.warp != n.warp || o.blk != n.blk)
         return 0;
     for (int c = 0; c < SC_RULES_NCLS; c++)
         if (n.reach[c] == SC_RULES_POS_LSYNC)

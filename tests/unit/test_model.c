@@ -198,9 +198,9 @@ typedef struct Mem {
     uint8_t split[2];
     uint8_t taint[2]; /* a race was decided on the word: from then on only soundness */
     uint8_t acquired[2]; /* an acquired release ordered an access of the word's history */
-    /* The runtime's second readers (devrt.cu, __scord_note_move): per word, what the
-     * last move found and left, and the record that covered the recorder it found. */
-    uint64_t move_before[2], move_after[2], move_rec[2];
+    /* The runtime's second readers (devrt.cu, note_move): per word, what the last
+     * move found and left. */
+    uint64_t move_before[2], move_after[2];
     SyncState sync;
 } Mem;
 
@@ -483,34 +483,44 @@ static int sut_moved(const Mem *m, int w, const ScRulesAccess *a)
     if (!conflicts)
         return 0;
     ScRulesAccess x = *a;
-    uint64_t rec = m->move_rec[w];
-    x.acq = &rec;
-    x.n_acq = 0;
-    for (uint32_t i = 0; i < a->n_acq; i++)
-        if (a->acq[i] == rec)
-            x.n_acq = 1;
-    x.moved = 0;
+    ScRulesState before = sc_rules_decode(m->move_before[w]);
+    uint64_t rec = 0;
     unsigned long hits[64];
     memcpy(hits, cov_hits, sizeof hits);
+    for (uint32_t i = 0; i < a->n_acq && !rec; i++)
+        if (sc_rules_release_covers(a->acq[i], &before) == SC_RULES_COVERS_ALL)
+            rec = a->acq[i];
+    x.acq = &rec;
+    x.n_acq = rec != 0;
+    x.moved = 0;
     int ordered = sc_rules_moved_ordered(m->move_before[w], now, sc_rules_ordered_positions(m->move_before[w], &x));
     memcpy(cov_hits, hits, sizeof hits);
     return ordered;
 }
 
-/* After access a turned word w from `old` into `next` (no race): note a move, or go
- * on with the one it took as a second reader, as __scord_note_move does. */
-static void sut_note_move(Mem *m, int w, const ScRulesAccess *a, uint64_t old, uint64_t next)
+/* After access a, of a thread whose latest release is `release`, turned word w from
+ * `old` into `next` (no race): note a move, or go on with the one it took as a second
+ * reader, as the runtime does (devrt.cu, move_found). */
+static void sut_note_move(Mem *m, int w, const ScRulesAccess *a, uint64_t release, uint64_t old,
+                          uint64_t next)
 {
+    if (next == old)
+        return;
     if (a->moved) {
-        if (next != old && sc_rules_moved_kept(old, next))
+        if (sc_rules_moved_kept(old, next))
             m->move_after[w] = next;
         return;
     }
-    uint64_t rec = sut_cover(old, a);
-    if (rec && sc_rules_moved(old, next)) {
+    ScRulesState st = sc_rules_decode(old);
+    unsigned long hits[64];
+    memcpy(hits, cov_hits, sizeof hits); /* not a decision of the rules */
+    int moved = sut_cover(old, a) ? sc_rules_moved(old, next)
+                                  : sc_rules_moved_self(old, next) && release &&
+                                        sc_rules_release_covers(release, &st) == SC_RULES_COVERS_ALL;
+    memcpy(cov_hits, hits, sizeof hits);
+    if (moved) {
         m->move_before[w] = old;
         m->move_after[w] = next;
-        m->move_rec[w] = rec;
     }
 }
 
@@ -555,7 +565,7 @@ static int sut_access(Sim *s, int t, const Op *op, ScRulesVerdict *out)
                 nm[0] = v.prev_exact ? sc_rules_site_of(a.hint, v.prev_cls) : SC_RULES_SITE_NONE;
                 s->mem.site[w] = sc_rules_site_next(s->mem.site[w], s->mem.word[w], n, &a, id, 0);
                 if (s->suite->scoped && (r[0] == SC_RULES_OK || r[0] == SC_RULES_WARN))
-                    sut_note_move(&s->mem, w, &a, s->mem.word[w], n);
+                    sut_note_move(&s->mem, w, &a, s->mem.sync.release[t], s->mem.word[w], n);
                 s->mem.word[w] = n;
                 note_state(n);
                 vs[0] = v;

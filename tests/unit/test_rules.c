@@ -1043,6 +1043,32 @@ TEST(release_after_a_barrier_covers_the_barriers_history)
     CHECK_INT(0, sc_rules_release_covers(rec, &st));
 }
 
+/* The last block of a grid reduction: its thread writes the total, releases, stores
+ * the flag, releases again (waiting for its own flag with a fence) and reads the
+ * total, before block 1, which took the first release, reads it. The reread moved the
+ * write to LSYNC of the writer's newer clock, which the first release does not cover;
+ * the word as it was before the reread, which it covers, orders it (a move). */
+TEST(releaser_rereading_past_a_later_release_moves_its_write)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0, n;
+    world(0, 0);
+    run(&x, mk(0, 0, W, NONE, 0xf), &v);
+    uint64_t first = release_of(0, 0, 1), before = x;
+    uint64_t second = release_of(0, 0, 1);
+    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 0, R, NONE, 0xf), &v));
+    CHECK(sc_rules_moved_self(before, x));
+    ScRulesState st = sc_rules_decode(before);
+    CHECK_INT(SC_RULES_COVERS_ALL, sc_rules_release_covers(second, &st));
+    ScRulesAccess reader = acquiring(mk(1, 0, R, NONE, 0xf), &first, 1);
+    CHECK_INT(SC_RULES_RACE, sc_rules_access(x, &reader, &n, &v));
+    CHECK(sc_rules_moved_ordered(before, x, sc_rules_ordered_positions(before, &reader)));
+    reader.moved = 1;
+    CHECK_INT(SC_RULES_OK, run(&x, reader, &v));
+    /* Another thread recorded is no move of the recorder's own. */
+    CHECK(!sc_rules_moved_self(before, x));
+}
+
 /* Second readers: blocks 1, 3 and 2 take one release of block 0 and read its write.
  * The word keeps one recorder, so the second is not ordered after the write the
  * first one's move left at LSYNC; with the word before the move and the release, it
@@ -1125,6 +1151,7 @@ int main(void)
     RUN(acquired_access_is_not_ordered_for_block_mates);
     RUN(releaser_reading_its_value_again_keeps_it_covered);
     RUN(release_after_a_barrier_covers_the_barriers_history);
+    RUN(releaser_rereading_past_a_later_release_moves_its_write);
     RUN(second_reader_of_a_release_takes_what_the_move_left);
     return TEST_REPORT();
 }
