@@ -1242,9 +1242,13 @@ extern "C" __device__ void __scord_fence(uint32_t site, uint32_t info)
 
 /* ---- second readers (docs/rules.md section 11) ---------------------------------- */
 
-static __device__ __forceinline__ ScDevMove *move_entry(const ScDevLaunch *l, const uint64_t *word)
+/* The set of SC_DEV_MOVES_WAYS entries where the word's note may be: direct-mapped,
+ * the 256 words of `shared_mbarrier_handoff_norace`'s tiles met in one entry about
+ * every other run, and a third reader of the first word found the second's note. */
+static __device__ __forceinline__ ScDevMove *move_set(const ScDevLaunch *l, const uint64_t *word)
 {
-    return (ScDevMove *)l->moves + (mix64((uint64_t)word) & ((1u << SC_DEV_MOVES_BITS) - 1u));
+    uint32_t sets = (1u << SC_DEV_MOVES_BITS) / SC_DEV_MOVES_WAYS;
+    return (ScDevMove *)l->moves + (mix64((uint64_t)word) & (sets - 1u)) * SC_DEV_MOVES_WAYS;
 }
 
 static __device__ __forceinline__ uint64_t move_check(const ScDevLaunch *l, uint64_t key, uint64_t before,
@@ -1254,28 +1258,39 @@ static __device__ __forceinline__ uint64_t move_check(const ScDevLaunch *l, uint
 }
 
 /* The word as the move that left `now` on `word` found it, or 0: no move left `now`
- * there (or its entry was taken over). The mover wrote the entry while it held the
- * word; the fence pairs with its release of the word, which the caller read. */
+ * there (or its entry was taken over). The mover wrote the entry and fenced before
+ * the word went in; the caller read the word, and this fence orders that read before
+ * the entry's. */
 static __device__ uint64_t moved_from(const ScDevLaunch *l, const uint64_t *word, uint64_t now)
 {
     __threadfence();
-    ScDevMove *e = move_entry(l, word);
-    uint64_t key = load_gpu64(&e->key), before = load_gpu64(&e->before);
-    uint64_t moved = load_gpu64(&e->moved), check = load_gpu64(&e->check);
-    if (key != (uint64_t)word || moved != now || check != move_check(l, key, before, moved))
-        return 0;
-    return before;
+    ScDevMove *set = move_set(l, word);
+    for (uint32_t i = 0; i < SC_DEV_MOVES_WAYS; i++) {
+        ScDevMove *e = &set[i];
+        uint64_t key = load_gpu64(&e->key), before = load_gpu64(&e->before);
+        uint64_t moved = load_gpu64(&e->moved), check = load_gpu64(&e->check);
+        if (key == (uint64_t)word && moved == now && check == move_check(l, key, before, moved))
+            return before;
+    }
+    return 0;
 }
 
-/* Notes that a move found `before` on `word` and leaves `moved` there; called while
- * the word is held, so that a thread that reads `moved` finds the entry. */
-static __device__ void note_move(const ScDevLaunch *l, const uint64_t *word, uint64_t before, uint64_t moved)
+/* The entry of the set a note of `word` goes to: the word's own, else one that holds
+ * no note of this launch, else one picked by the new word (notes are not ordered by
+ * age: a word's note is good only while the shadow holds what it names). */
+static __device__ ScDevMove *move_entry(const ScDevLaunch *l, const uint64_t *word, uint64_t moved)
 {
-    volatile ScDevMove *e = move_entry(l, word);
-    e->key = (uint64_t)word;
-    e->before = before;
-    e->moved = moved;
-    e->check = move_check(l, (uint64_t)word, before, moved);
+    ScDevMove *set = move_set(l, word), *spare = 0;
+    for (uint32_t i = 0; i < SC_DEV_MOVES_WAYS; i++) {
+        ScDevMove *e = &set[i];
+        uint64_t key = load_gpu64(&e->key);
+        if (key == (uint64_t)word)
+            return e;
+        if (!spare && load_gpu64(&e->check) !=
+                         move_check(l, key, load_gpu64(&e->before), load_gpu64(&e->moved)))
+            spare = e;
+    }
+    return spare ? spare : &set[mix64(moved) % SC_DEV_MOVES_WAYS];
 }
 
 /* The calling thread as the rules relate it to a recorder: who it is and its clocks
@@ -1751,11 +1766,6 @@ static __device__ bool swap_pair(const Access *a, uint64_t *word, uint64_t *old,
         SWAP_PAIR("cta");
 #undef SWAP_PAIR
     bool ok = seen_word == *old && seen_site == *site;
-    if (seen_word == WORD_HELD) {
-        /* A mover notes its move (note_move): the pair it leaves, its site word beside it. */
-        seen_word = load_word(a, word);
-        seen_site = load_shadow(a, word + 1);
-    }
     *old = seen_word;
     *site = seen_site;
     return ok;
@@ -1792,27 +1802,50 @@ static __device__ void let_go(const Access *a, uint64_t *p, uint64_t v)
         asm volatile("st.release.cta.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
 }
 
-/* The word a move found, when the access that turns `old` into `next` (race-free)
- * makes one for later threads to take (docs/rules.md section 11), else 0: a thread
- * that took a release covering the recorder of `old` (`cover`) hands the word to
- * itself; a second reader (r->moved) goes on with the pair while `next` keeps only
- * the move's LSYNC classes; the recorder itself, past a release of its own that
- * covers its access in `old`, leaves that access at LSYNC. */
-static __device__ uint64_t move_found(const Access *a, const ScRulesAccess *r, const Shadow *sh, uint64_t cover,
-                                      int res, uint64_t old, uint64_t next)
+/* Could the race-free access that turns `old` into `next` make a move that later
+ * threads may take (docs/rules.md section 11)? A thread that took a release covering
+ * the recorder of `old` hands the word to itself (r->n_acq), a second reader goes on
+ * with the pair it took (r->moved), or the recorder itself, at newer clocks, leaves
+ * accesses at LSYNC (past a release of its own, which __scord_note_move checks). Inline and
+ * cheap: most accesses that change a word do none of these. */
+static __device__ __forceinline__ bool may_move(const ScRulesAccess *r, const Shadow *sh, int res, uint64_t old,
+                                                uint64_t next)
 {
     if (sh->cell || (res != SC_RULES_OK && res != SC_RULES_WARN) || next == old)
-        return 0;
-    if (r->moved)
-        return sc_rules_moved_kept(old, next) ? moved_from(a->l, sh->word, old) : 0;
-    if (r->n_acq)
-        return cover && sc_rules_moved(old, next) ? old : 0;
-    if (!sc_rules_moved_self(old, next))
-        return 0;
-    uint64_t rel = thread_state(a->l, a->slot)->release;
-    ScRulesState st = sc_rules_decode(old);
-    return rel && sc_rules_release_covers(rel, &st) == SC_RULES_COVERS_ALL ? old : 0;
+        return false;
+    return r->moved || r->n_acq || sc_rules_moved_self(old, next);
 }
+
+/* Notes the move, if the access makes one, while its thread holds the word: a
+ * thread that reads `next` from the shadow (after the holder's release of it) finds
+ * the note, and two movers of one word note one after the other (noted beside the
+ * swap, a second reader that came in between found neither, and a mover whose swap
+ * failed had overwritten the note of the one whose swap went in). Out of line, with
+ * values only: inlined on the path of every access that changes a word, it cost
+ * 12-20% of the kernel time of transpose, reduce_block and stencil_2d on the H200. */
+extern "C" __device__ __noinline__ void __scord_note_move(const ScDevLaunch *l, uint32_t slot,
+                                                              const uint64_t *word, bool moved, uint64_t cover,
+                                                              uint64_t old, uint64_t next)
+{
+    uint64_t before = 0;
+    if (moved) {
+        before = sc_rules_moved_kept(old, next) ? moved_from(l, word, old) : 0;
+    } else if (cover) {
+        before = sc_rules_moved(old, next) ? old : 0;
+    } else {
+        uint64_t rel = thread_state(l, slot)->release;
+        ScRulesState st = sc_rules_decode(old);
+        before = rel && sc_rules_release_covers(rel, &st) == SC_RULES_COVERS_ALL ? old : 0;
+    }
+    if (!before)
+        return;
+    volatile ScDevMove *e = move_entry(l, word, next);
+    e->key = (uint64_t)word;
+    e->before = before;
+    e->moved = next;
+    e->check = move_check(l, (uint64_t)word, before, next);
+}
+
 
 static __device__ __forceinline__ int decide(const ScRulesAccess *r, bool cell, uint64_t old,
                                              uint64_t *next, ScRulesVerdict *v)
@@ -1829,7 +1862,6 @@ static __device__ __forceinline__ int decide(const ScRulesAccess *r, bool cell, 
 static __device__ bool write_pair(const Access *a, ScRulesAccess *r, const Shadow *sh, uint64_t cover,
                                   uint64_t *old, uint64_t *site, int *res, uint64_t *next, ScRulesVerdict *v)
 {
-    uint64_t found;
     if (!sh->held) {
 #if __CUDA_ARCH__ >= 900
         uint64_t marker = 0;
@@ -1839,15 +1871,13 @@ static __device__ bool write_pair(const Access *a, ScRulesAccess *r, const Shado
         }
         uint64_t n = marker ? marker : *next;
         uint64_t n_site = marker ? *site : sc_rules_site_next(*site, *old, n, r, a->cur.site, sh->cell);
-        /* A move is noted while the word is held, so that a thread that reads what
-         * the move left finds the note (the swap alone left a window in which a
-         * second reader found neither). */
-        found = marker ? 0 : move_found(a, r, sh, cover, *res, *old, n);
-        if (!swap_pair(a, sh->word, old, site, found ? WORD_HELD : n, found ? *site : n_site))
+        /* A move is noted while the word is held (WORD_HELD, its site word as it was). */
+        bool moving = !marker && may_move(r, sh, *res, *old, n);
+        if (!swap_pair(a, sh->word, old, site, moving ? WORD_HELD : n, moving ? *site : n_site))
             return false;
         *next = n;
-        if (found) {
-            note_move(a->l, sh->word, found, n);
+        if (moving) {
+            __scord_note_move(a->l, a->slot, sh->word, r->moved, cover, *old, n);
             *sh->site = n_site;
             let_go(a, sh->word, n);
         }
@@ -1873,8 +1903,8 @@ static __device__ bool write_pair(const Access *a, ScRulesAccess *r, const Shado
         uint64_t n_site = sc_rules_site_next(*site, *old, *next, r, a->cur.site, sh->cell);
         if (n_site != *site)
             *sh->site = n_site;
-        if ((found = move_found(a, r, sh, cover, *res, *old, *next)))
-            note_move(a->l, sh->word, found, *next);
+        if (may_move(r, sh, *res, *old, *next))
+            __scord_note_move(a->l, a->slot, sh->word, r->moved, cover, *old, *next);
     }
 #if __CUDA_ARCH__ < 900
     if (!sh->held) {
@@ -1895,9 +1925,14 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
                                    uint32_t byte, uint64_t *marker)
 {
     ScRulesVerdict v;
-    uint64_t old = sh->held ? *sh->word : load_word(a, sh->word), next, cover = 0;
-    uint64_t site = load_shadow(a, sh->site);
+    /* WORD_HELD: (re)read the pair, once a thread that holds it lets it go. */
+    uint64_t old = sh->held ? *sh->word : WORD_HELD, next, cover = 0;
+    uint64_t site = sh->held ? load_shadow(a, sh->site) : 0;
     for (;;) {
+        if (old == WORD_HELD) {
+            old = load_word(a, sh->word);
+            site = load_shadow(a, sh->site);
+        }
         if (!sh->cell && sc_rules_is_split(old)) {
             *marker = old;
             return SC_RULES_SPLIT;

@@ -181,13 +181,14 @@ SC_HD static inline uint32_t sc_dev_sync_tag(uint64_t key)
 }
 
 /* A shadow word as a move found it and as it left it (docs/rules.md section 11,
- * "Second readers"), by the shadow word's address. `check` ties the fields together
+ * "Second readers"), by the shadow word's address, 4-way set-associative. `check` ties the fields together
  * and to the launch, so an entry torn by two writers or left by an earlier launch
  * reads as none (the table is not cleared between launches). */
 typedef struct ScDevMove {
     uint64_t key, before, moved, check;
 } ScDevMove;
 #define SC_DEV_MOVES_BITS 16
+#define SC_DEV_MOVES_WAYS 4
 
 /* Flags read strongly that an acquire may take a release from. */
 #define SC_DEV_PENDING 2

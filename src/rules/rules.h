@@ -1384,6 +1384,18 @@ SC_HD static inline int sc_rules_moved(uint64_t old, uint64_t next)
     return 0;
 }
 
+/* Does word w hold some class at position p? All classes in one step: a 3-bit field
+ * equal to p is a zero field of the xor, and only a zero field borrows into its top
+ * bit (the "has a zero byte" test, in fields of 3 bits). */
+SC_HD static inline int sc_rules_holds_at(uint64_t w, unsigned p)
+{
+    uint64_t ones = 0, x;
+    for (int c = 0; c < SC_RULES_NCLS; c++)
+        ones |= (uint64_t)1 << (SC_RULES_POS_BITS * c);
+    x = ((w & SC_RULES_REACH_FIELD) >> SC_RULES_REACH_SHIFT) ^ ones * p;
+    return ((x - ones) & ~x & ones << (SC_RULES_POS_BITS - 1)) != 0;
+}
+
 /* Did the recorder's own access that turned `old` into `next`, made past a release
  * that covers `old` (the caller knows), leave its earlier accesses at LSYNC: the same
  * thread is recorded at newer clocks, and `next` holds a class there? A thread that
@@ -1391,13 +1403,8 @@ SC_HD static inline int sc_rules_moved(uint64_t old, uint64_t next)
  * block of a grid rereads the total it published, before the other blocks read it). */
 SC_HD static inline int sc_rules_moved_self(uint64_t old, uint64_t next)
 {
-    ScRulesState o = sc_rules_decode(old), n = sc_rules_decode(next);
-    if (sc_rules_is_split(next) || o.lane != n.lane || o.warp != n.warp || o.blk != n.blk)
-        return 0;
-    for (int c = 0; c < SC_RULES_NCLS; c++)
-        if (n.reach[c] == SC_RULES_POS_LSYNC)
-            return 1;
-    return 0;
+    const uint64_t recorder = SC_RULES_FIELD(SC_RULES_LANE_SHIFT, SC_RULES_BAR_SHIFT - SC_RULES_LANE_SHIFT);
+    return !sc_rules_is_split(next) && !((old ^ next) & recorder) && sc_rules_holds_at(next, SC_RULES_POS_LSYNC);
 }
 
 /* The positions of the history of word w that are ordered before access a, through

@@ -1043,6 +1043,22 @@ TEST(release_after_a_barrier_covers_the_barriers_history)
     CHECK_INT(0, sc_rules_release_covers(rec, &st));
 }
 
+/* sc_rules_holds_at against the decoded word, over every combination of positions
+ * (with the other fields set, so that they must be masked off). */
+TEST(holds_at_finds_a_position_among_the_classes)
+{
+    for (uint32_t combo = 0; combo < 1u << (SC_RULES_POS_BITS * SC_RULES_NCLS); combo++) {
+        uint64_t w = ~SC_RULES_REACH_FIELD | (uint64_t)combo << SC_RULES_REACH_SHIFT;
+        ScRulesState st = sc_rules_decode(w);
+        for (unsigned p = 0; p <= SC_RULES_POS_GRID; p++) {
+            int held = 0;
+            for (int c = 0; c < SC_RULES_NCLS; c++)
+                held |= st.reach[c] == p;
+            CHECK_INT(held, sc_rules_holds_at(w, p));
+        }
+    }
+}
+
 /* The last block of a grid reduction: its thread writes the total, releases, stores
  * the flag, releases again (waiting for its own flag with a fence) and reads the
  * total, before block 1, which took the first release, reads it. The reread moved the
@@ -1151,6 +1167,7 @@ int main(void)
     RUN(acquired_access_is_not_ordered_for_block_mates);
     RUN(releaser_reading_its_value_again_keeps_it_covered);
     RUN(release_after_a_barrier_covers_the_barriers_history);
+    RUN(holds_at_finds_a_position_among_the_classes);
     RUN(releaser_rereading_past_a_later_release_moves_its_write);
     RUN(second_reader_of_a_release_takes_what_the_move_left);
     return TEST_REPORT();
