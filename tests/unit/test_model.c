@@ -500,7 +500,7 @@ static int sut_moved(const Mem *m, int w, const ScRulesAccess *a)
 
 /* After access a, of a thread whose latest release is `release`, turned word w from
  * `old` into `next` (no race): note a move, or go on with the one it took as a second
- * reader, as the runtime does (devrt.cu, move_found). */
+ * reader, as the runtime does (devrt.cu, may_move and __scord_note_move). */
 static void sut_note_move(Mem *m, int w, const ScRulesAccess *a, uint64_t release, uint64_t old,
                           uint64_t next)
 {
@@ -515,7 +515,7 @@ static void sut_note_move(Mem *m, int w, const ScRulesAccess *a, uint64_t releas
     unsigned long hits[64];
     memcpy(hits, cov_hits, sizeof hits); /* not a decision of the rules */
     int moved = sut_cover(old, a) ? sc_rules_moved(old, next)
-                                  : sc_rules_moved_self(old, next) && release &&
+                                  : a->sync_now != a->sync_floor && sc_rules_moved_self(old, next) && release &&
                                         sc_rules_release_covers(release, &st) == SC_RULES_COVERS_ALL;
     memcpy(cov_hits, hits, sizeof hits);
     if (moved) {
