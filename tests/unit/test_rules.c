@@ -1043,6 +1043,40 @@ TEST(release_after_a_barrier_covers_the_barriers_history)
     CHECK_INT(0, sc_rules_release_covers(rec, &st));
 }
 
+/* Warps 0 and 1 read a word that a barrier ordered their write before: the second
+ * read hands the word over and puts the first at BLOCK. Warp 2's read, in the same
+ * barrier epoch, then leaves the word as it is (READ_JOINS), and warp 3's write still
+ * races with the reads. Another block's read of a word only read so far joins the
+ * reads at GRID the same way once another block read it. */
+TEST(reads_of_other_warps_join_a_history_of_reads)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0, y = 0, before;
+    world(0, 0);
+    run(&x, mk(0, 0, W, NONE, 0xf), &v);
+    sc_rules_block_barrier(&bclk[0], 0xfu);
+    ScRulesAccess a[4];
+    for (int w = 0; w < 4; w++) {
+        a[w] = mk(0, (uint32_t)w * 32, w == 3 ? W : R, NONE, 0xf);
+        a[w].bar_seen = NULL; /* every barrier so far block-wide, as the runtime passes it */
+    }
+    CHECK_INT(SC_RULES_OK, run(&x, a[0], &v));
+    CHECK_INT(SC_RULES_OK, run(&x, a[1], &v));
+    CHECK_INT(SC_RULES_POS_BLOCK, sc_rules_decode(x).reach[R]);
+    before = x;
+    CHECK_INT(SC_RULES_UNCHANGED, run(&x, a[2], &v));
+    CHECK(x == before);
+    CHECK_INT(SC_RULES_RACE, run(&x, a[3], &v));
+
+    CHECK_INT(SC_RULES_OK, run(&y, mk(0, 0, R, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_OK, run(&y, mk(1, 0, R, NONE, 0xf), &v));
+    CHECK_INT(SC_RULES_POS_GRID, sc_rules_decode(y).reach[R]);
+    before = y;
+    CHECK_INT(SC_RULES_UNCHANGED, run(&y, mk(0, 32, R, NONE, 0xf), &v));
+    CHECK(y == before);
+    CHECK_INT(SC_RULES_RACE, run(&y, mk(1, 32, W, NONE, 0xf), &v));
+}
+
 /* sc_rules_holds_at against the decoded word, over every combination of positions
  * (with the other fields set, so that they must be masked off). */
 TEST(holds_at_finds_a_position_among_the_classes)
@@ -1167,6 +1201,7 @@ int main(void)
     RUN(acquired_access_is_not_ordered_for_block_mates);
     RUN(releaser_reading_its_value_again_keeps_it_covered);
     RUN(release_after_a_barrier_covers_the_barriers_history);
+    RUN(reads_of_other_warps_join_a_history_of_reads);
     RUN(holds_at_finds_a_position_among_the_classes);
     RUN(releaser_rereading_past_a_later_release_moves_its_write);
     RUN(second_reader_of_a_release_takes_what_the_move_left);
