@@ -1315,6 +1315,7 @@ static __device__ __forceinline__ ScRulesAccess thread_clocks(uint32_t bar_now, 
     c.n_acq = 0;
     c.moved = 0;
     c.cluster = 0;
+    c.shared = 0;
     return c;
 }
 
@@ -2180,6 +2181,7 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     a.rules.moved = 0;
     const ScDevBlock *b = block_state(l, slot);
     a.rules.cluster = launch_clusters(b);
+    a.rules.shared = a.shared;
     a.acquired = load_cta32(&b->acq_next) != 0;
     /* Byte k of the access lies in word (addr % 4 + k) / 4 of it. */
     uint32_t first = (uint32_t)(addr & 3), end = first + size;
@@ -2358,8 +2360,20 @@ extern "C" __device__ void __scord_cluster_barrier(uint32_t site, uint32_t info)
         return;
     uint64_t flag = cluster_flag(l);
     if (SC_ABI_INFO_KIND(info) == SC_ABI_KIND_RMW) {
-        if (arrive(l, slot, site, 0, SC_ABI_ALL_THREADS))
-            __scord_sync_access(l, slot, flag, info, SC_RULES_CLS_ATOMIC);
+        if (!arrive(l, slot, site, 0, SC_ABI_ALL_THREADS))
+            return;
+        /* The block's release, marked as a barrier's (SC_RULES_REC_BARRIER: on shared
+         * memory it orders a word's whole history before the recorder it covers) for
+         * this node only, then published as a relaxed read-modify-write would carry it. */
+        ScDevThread *th = thread_state(l, slot);
+        uint32_t sem = SC_ABI_INFO_SEM(info);
+        if (sem == SC_ABI_SEM_RELEASE || sem == SC_ABI_SEM_ACQ_REL) {
+            __scord_release(l, slot, SC_ABI_INFO_SCOPE(info));
+            th->release |= SC_RULES_REC_BARRIER;
+            info = (info & ~(0xfu << 11)) | SC_ABI_SEM_RELAXED << 11;
+        }
+        __scord_sync_access(l, slot, flag, info, SC_RULES_CLS_ATOMIC);
+        th->release &= ~SC_RULES_REC_BARRIER;
         return;
     }
     __scord_bar_pass(site, 0, SC_ABI_ALL_THREADS);

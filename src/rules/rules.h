@@ -276,6 +276,8 @@ typedef struct ScRulesAccess {
     /* The launch's clusters of several blocks (sm_90); NULL: each block is its own
      * cluster, and a cluster-scoped access spans its block only. */
     const struct ScRulesCluster *cluster;
+    /* The word is in shared memory: every thread that reaches it is in one cluster. */
+    uint8_t shared;
 } ScRulesAccess;
 
 /* Thread block clusters: the grid's extent in blocks along x and y, and a cluster's
@@ -615,6 +617,10 @@ typedef struct ScRulesVerdict {
 #define SC_RULES_REC_SET ((uint64_t)1 << 58)
 #define SC_RULES_REC_GPU ((uint64_t)1 << 57)
 #define SC_RULES_REC_CLUSTER ((uint64_t)1 << 59)
+/* Made by the thread that completed its block's part of a cluster barrier, for the
+ * whole block: with it, a shared-memory word's history before its recorder, whose
+ * access the record covers, is all ordered (ScRulesAccess.shared, rules_relate). */
+#define SC_RULES_REC_BARRIER ((uint64_t)1 << 63)
 /* The blocks a scope spans: its own, its cluster's, every block. */
 enum { SC_RULES_SPAN_BLOCK, SC_RULES_SPAN_CLUSTER, SC_RULES_SPAN_GPU };
 
@@ -783,11 +789,27 @@ SC_HD static inline RulesRel rules_relate_clocks(const ScRulesState *s, const Sc
     return r;
 }
 
+/* Every position of a history (BSYNC to GRID). */
+#define SC_RULES_COVERS_HISTORY (((1 << (SC_RULES_POS_GRID + 1)) - 1) & ~1)
+
 SC_HD static inline RulesRel rules_relate(const ScRulesState *s, const ScRulesAccess *a)
 {
     RulesRel r = rules_relate_clocks(s, a);
-    for (uint32_t i = 0; i < a->n_acq && !r.same_thr && r.acq != SC_RULES_COVERS_ALL; i++)
-        r.acq |= sc_rules_release_covers(a->acq[i], s);
+    for (uint32_t i = 0; i < a->n_acq && !r.same_thr && r.acq != SC_RULES_COVERS_HISTORY; i++) {
+        int c = sc_rules_release_covers(a->acq[i], s);
+        if (c == SC_RULES_COVERS_ALL && (a->acq[i] & SC_RULES_REC_BARRIER) && a->shared) {
+            /* The recorder's access came before its block's arrive at a cluster
+             * barrier this thread waited for. Every access the word holds was swapped
+             * in before the recorder's, so none of them came after that barrier (the
+             * runtime's arrive releases and its wait acquires, so a shadow swap after
+             * a wait follows every swap before an arrive): all are ordered before
+             * this one, since only the cluster's threads reach shared memory. The
+             * exhaustive checker has no clusters: test_rules pins this
+             * (cluster_barrier_orders_a_shared_words_whole_history). */
+            c = SC_RULES_COVERS_HISTORY;
+        }
+        r.acq |= c;
+    }
     if (a->moved && !r.same_thr) {
         SC_RULES_COV(ACQ_MOVED);
         r.acq |= 1 << SC_RULES_POS_LSYNC;

@@ -298,6 +298,8 @@ static ScRulesAccess sut_access_desc(const Sim *s, int t, const Op *op, unsigned
     a.acq = NULL;
     a.n_acq = 0;
     a.moved = 0;
+    a.cluster = NULL; /* the reference model has no clusters */
+    a.shared = 0;
     return a;
 }
 

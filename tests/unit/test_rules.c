@@ -59,6 +59,7 @@ static ScRulesAccess mk(uint32_t blk, uint32_t tid, int cls, int scope, unsigned
     a.n_acq = 0;
     a.moved = 0;
     a.cluster = NULL;
+    a.shared = 0;
     return a;
 }
 
@@ -1043,6 +1044,37 @@ TEST(release_after_a_barrier_covers_the_barriers_history)
     CHECK_INT(0, sc_rules_release_covers(rec, &st));
 }
 
+/* Blocks 1 and 3 of a cluster add to a word of block 0's shared memory, then every
+ * block passes a cluster barrier, whose completing thread of block 3 releases for its
+ * block; block 0 reads the word. Block 3's record covers the recorder (its own add),
+ * and on shared memory it orders the whole history, block 1's add at GRID included:
+ * no shadow swap after the barrier's wait can precede one before an arrive. Not on
+ * global memory (other blocks reach it), not without the barrier's mark, and not when
+ * the record came before the recorder's access. */
+TEST(cluster_barrier_orders_a_shared_words_whole_history)
+{
+    ScRulesVerdict v;
+    world(0, 0);
+    uint64_t x = 0;
+    CHECK_INT(SC_RULES_OK, run(&x, mk(1, 0, AT, GPU, 0xf), &v));
+    CHECK_INT(SC_RULES_OK, run(&x, mk(3, 0, AT, GPU, 0xf), &v));
+    CHECK_INT(SC_RULES_POS_GRID, sc_rules_decode(x).reach[AT]);
+    uint64_t rec = release_of(3, 0, 1) | SC_RULES_REC_BARRIER, plain = rec & ~SC_RULES_REC_BARRIER;
+    ScRulesAccess reader = acquiring(mk(0, 0, R, NONE, 0xf), &rec, 1);
+    reader.shared = 1;
+    CHECK_INT(SC_RULES_OK, run(&(uint64_t){x}, reader, &v));
+    reader.shared = 0;
+    CHECK_INT(SC_RULES_RACE, run(&(uint64_t){x}, reader, &v));
+    reader = acquiring(mk(0, 0, R, NONE, 0xf), &plain, 1);
+    reader.shared = 1;
+    CHECK_INT(SC_RULES_RACE, run(&(uint64_t){x}, reader, &v));
+    /* Block 3 adds again after its release: the record no longer covers the recorder. */
+    CHECK_INT(SC_RULES_OK, run(&x, mk(3, 0, AT, GPU, 0xf), &v));
+    reader = acquiring(mk(0, 0, R, NONE, 0xf), &rec, 1);
+    reader.shared = 1;
+    CHECK_INT(SC_RULES_RACE, run(&x, reader, &v));
+}
+
 /* Warps 0 and 1 read a word that a barrier ordered their write before: the second
  * read hands the word over and puts the first at BLOCK. Warp 2's read, in the same
  * barrier epoch, then leaves the word as it is (READ_JOINS), and warp 3's write still
@@ -1201,6 +1233,7 @@ int main(void)
     RUN(acquired_access_is_not_ordered_for_block_mates);
     RUN(releaser_reading_its_value_again_keeps_it_covered);
     RUN(release_after_a_barrier_covers_the_barriers_history);
+    RUN(cluster_barrier_orders_a_shared_words_whole_history);
     RUN(reads_of_other_warps_join_a_history_of_reads);
     RUN(holds_at_finds_a_position_among_the_classes);
     RUN(releaser_rereading_past_a_later_release_moves_its_write);
