@@ -1345,7 +1345,8 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
                                                                   const uint64_t *word, uint64_t old, int cls,
                                                                   uint32_t bar_now, uint32_t bar_own,
                                                                   const uint16_t *bar_seen, uint32_t sync_now,
-                                                                  uint32_t sync_floor, const uint16_t *sync_seen)
+                                                                  uint32_t sync_floor, const uint16_t *sync_seen,
+                                                                  bool shared)
 {
     ScDevBlock *b = block_state(l, slot);
     uint32_t n_set = load_cta32(&b->acq_next), flags = 0, budget = ACQ_WALK_QUIET;
@@ -1356,13 +1357,16 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
     thread_state(l, slot)->acq_flags = 0;
     bool other = st.blk != (clocks.blk & ((1u << SC_RULES_BLK_BITS) - 1u)) ||
                  st.warp * WARP_SIZE + st.lane != clocks.tid;
-    if (!n_set || !other || !(old & ~SC_RULES_MASK_FIELD) || sc_rules_is_split(old))
+    if (!n_set || !(old & ~SC_RULES_MASK_FIELD) || sc_rules_is_split(old))
         return 0;
-    /* A recorder the thread's barriers and __syncwarps order needs no release (the
-     * common case in a block that took one: its threads' accesses to one another's
-     * words). */
+    /* A recorder the thread's barriers and __syncwarps order (or the thread itself)
+     * needs no release (the common case in a block that took one: its threads'
+     * accesses to one another's words), unless on shared memory a class they do not
+     * order conflicts (other blocks' atomics at GRID): a cluster barrier's release that
+     * covers the recorder orders the whole history (SC_RULES_REC_BARRIER). */
     RulesRel rel = rules_relate_clocks(s, r);
-    if (rules_ordered_clocks(&rel, SC_RULES_POS_SELF))
+    bool ordered = !other || rules_ordered_clocks(&rel, SC_RULES_POS_SELF);
+    if (ordered && !shared)
         return 0;
     /* The chains are read whole only when the access would race without a release:
      * one that only hands the word to this thread's record (reads after reads) reads a
@@ -1377,6 +1381,8 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
             lsync_conflicts |= s->reach[c] == SC_RULES_POS_LSYNC;
         }
     }
+    if (ordered && budget != ACQ_WALK_TOTAL)
+        return 0;
     /* Second readers: when a move left `old` on the word (0: a byte cell) and its LSYNC
      * classes would race, is this thread ordered after them where the word the move
      * found (`before`) held them: through its clocks, or through a record of the
@@ -1444,7 +1450,7 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
                         sc_rules_release_covers(taken, &before_st) == SC_RULES_COVERS_ALL)
                         before_rec = taken;
                     int covers = sc_rules_release_covers(taken, s);
-                    if (covers == SC_RULES_COVERS_ALL && reaches)
+                    if (covers == SC_RULES_COVERS_ALL && reaches && (!ordered || (taken & SC_RULES_REC_BARRIER)))
                         return taken;
                     if (covers && reaches) {
                         /* The release came before the recorder's own access: what
@@ -1947,7 +1953,7 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
         r->moved = 0;
         if (a->acquired && (cover = __scord_acquired_cover(a->l, a->slot, sh->cell ? 0 : sh->word, old, r->cls,
                                                            r->bar_now, r->bar_own, r->bar_seen, r->sync_now,
-                                                           r->sync_floor, r->sync_seen))) {
+                                                           r->sync_floor, r->sync_seen, a->shared))) {
             r->moved = (cover & SC_DEV_COVER_MOVED) != 0;
             cover &= ~SC_DEV_COVER_MOVED;
             r->acq = &cover;

@@ -795,7 +795,7 @@ SC_HD static inline RulesRel rules_relate_clocks(const ScRulesState *s, const Sc
 SC_HD static inline RulesRel rules_relate(const ScRulesState *s, const ScRulesAccess *a)
 {
     RulesRel r = rules_relate_clocks(s, a);
-    for (uint32_t i = 0; i < a->n_acq && !r.same_thr && r.acq != SC_RULES_COVERS_HISTORY; i++) {
+    for (uint32_t i = 0; i < a->n_acq && r.acq != SC_RULES_COVERS_HISTORY; i++) {
         int c = sc_rules_release_covers(a->acq[i], s);
         if (c == SC_RULES_COVERS_ALL && (a->acq[i] & SC_RULES_REC_BARRIER) && a->shared) {
             /* The recorder's access came before its block's arrive at a cluster
@@ -805,8 +805,11 @@ SC_HD static inline RulesRel rules_relate(const ScRulesState *s, const ScRulesAc
              * a wait follows every swap before an arrive): all are ordered before
              * this one, since only the cluster's threads reach shared memory. The
              * exhaustive checker has no clusters: test_rules pins this
-             * (cluster_barrier_orders_a_shared_words_whole_history). */
+             * (cluster_barrier_orders_a_shared_words_whole_history). The recorder may
+             * be this thread: its program order orders its own history only. */
             c = SC_RULES_COVERS_HISTORY;
+        } else if (r.same_thr) {
+            c = 0;
         }
         r.acq |= c;
     }

@@ -1073,6 +1073,17 @@ TEST(cluster_barrier_orders_a_shared_words_whole_history)
     reader = acquiring(mk(0, 0, R, NONE, 0xf), &rec, 1);
     reader.shared = 1;
     CHECK_INT(SC_RULES_RACE, run(&x, reader, &v));
+
+    /* The reader's own add came last: its program order orders only its own history,
+     * its block's barrier record the rest. */
+    uint64_t y = 0;
+    CHECK_INT(SC_RULES_OK, run(&y, mk(1, 0, AT, GPU, 0xf), &v));
+    CHECK_INT(SC_RULES_OK, run(&y, mk(0, 0, AT, GPU, 0xf), &v));
+    uint64_t own = release_of(0, 0, 1) | SC_RULES_REC_BARRIER;
+    reader = acquiring(mk(0, 0, R, NONE, 0xf), &own, 1);
+    CHECK_INT(SC_RULES_RACE, run(&(uint64_t){y}, reader, &v));
+    reader.shared = 1;
+    CHECK_INT(SC_RULES_OK, run(&y, reader, &v));
 }
 
 /* Warps 0 and 1 read a word that a barrier ordered their write before: the second
