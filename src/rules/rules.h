@@ -756,6 +756,7 @@ typedef struct RulesRel {
     int cluster_peer; /* the launch has clusters, and the recorder's block is in this
                          thread's cluster */
     int acq; /* the positions an acquired release covers (SC_RULES_COVERS_*) */
+    int acq_barrier; /* a cluster barrier's release covers the recorder (all of it) */
     int blk_synced; /* a barrier since the recorder's barrier epoch */
     int warp_wide;  /* a warp-wide __syncwarp since the recorder's sync clock */
     int self_ord, lsync_ord, warp_ord;
@@ -765,6 +766,7 @@ SC_HD static inline RulesRel rules_relate_clocks(const ScRulesState *s, const Sc
 {
     RulesRel r;
     r.acq = 0;
+    r.acq_barrier = 0;
     unsigned lane = a->tid & 31u, warp = (a->tid >> 5) & 31u;
     r.same_blk = (a->blk & ((1u << SC_RULES_BLK_BITS) - 1u)) == s->blk;
     if (r.same_blk && rules_block_alias(a))
@@ -797,6 +799,8 @@ SC_HD static inline RulesRel rules_relate(const ScRulesState *s, const ScRulesAc
     RulesRel r = rules_relate_clocks(s, a);
     for (uint32_t i = 0; i < a->n_acq && r.acq != SC_RULES_COVERS_HISTORY; i++) {
         int c = sc_rules_release_covers(a->acq[i], s);
+        if (c == SC_RULES_COVERS_ALL && (a->acq[i] & SC_RULES_REC_BARRIER) && !r.same_thr)
+            r.acq_barrier = 1;
         if (c == SC_RULES_COVERS_ALL && (a->acq[i] & SC_RULES_REC_BARRIER) && a->shared) {
             /* The recorder's access came before its block's arrive at a cluster
              * barrier this thread waited for. Every access the word holds was swapped
@@ -873,9 +877,13 @@ SC_HD static inline unsigned rules_move(const RulesRel *r, const ScRulesState *s
     if (!rules_ordered_clocks(r, p) && rules_acq_covers(r, p)) {
         /* Ordered before this access through an acquired release only: ordered for
          * whoever is ordered after this thread's clocks, as LSYNC is (not BSYNC, which
-         * the block's other warps would take as ordered without a barrier). */
+         * the block's other warps would take as ordered without a barrier). But what
+         * a cluster barrier ordered before this access it ordered before every thread
+         * of this block, which all passed it, and before whoever takes a release of
+         * this block made since (ACQ_BSYNC): BSYNC (the atomics of a cluster's blocks
+         * on one block's bins after a cluster.sync() that ordered their clearing). */
         SC_RULES_COV(ACQ_MOVE);
-        return SC_RULES_POS_LSYNC;
+        return r->acq_barrier ? SC_RULES_POS_BSYNC : SC_RULES_POS_LSYNC;
     }
     if (!r->same_blk)
         return SC_RULES_POS_GRID;

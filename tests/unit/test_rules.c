@@ -1084,6 +1084,30 @@ TEST(cluster_barrier_orders_a_shared_words_whole_history)
     CHECK_INT(SC_RULES_RACE, run(&(uint64_t){y}, reader, &v));
     reader.shared = 1;
     CHECK_INT(SC_RULES_OK, run(&y, reader, &v));
+
+    /* Block 0 clears a bin, the cluster barrier, then blocks 1 and 3 add to it: block
+     * 1's add, through block 0's record, leaves the clearing write at BSYNC of block 1
+     * (every thread of block 1 passed the barrier), where block 3's add, holding block
+     * 1's record of the same barrier, finds it ordered (ACQ_BSYNC). At LSYNC it raced. */
+    world(0, 0);
+    uint64_t z = 0;
+    CHECK_INT(SC_RULES_OK, run(&z, mk(0, 0, W, NONE, 0xf), &v));
+    sc_rules_block_barrier(&bclk[0], 0x3u);
+    sc_rules_block_barrier(&bclk[1], 0x3u);
+    uint64_t recs[2] = {release_of(0, 0, 1) | SC_RULES_REC_BARRIER, release_of(1, 0, 1) | SC_RULES_REC_BARRIER};
+    CHECK_INT(SC_RULES_OK, run(&z, acquiring(mk(1, 32, AT, GPU, 0xf), recs, 2), &v));
+    CHECK_INT(SC_RULES_POS_BSYNC, sc_rules_decode(z).reach[W]);
+    CHECK_INT(SC_RULES_OK, run(&z, acquiring(mk(3, 0, AT, GPU, 0xf), recs, 2), &v));
+    /* The same with releases that are no barrier's. */
+    world(0, 0);
+    z = 0;
+    run(&z, mk(0, 0, W, NONE, 0xf), &v);
+    sc_rules_block_barrier(&bclk[0], 0x3u);
+    sc_rules_block_barrier(&bclk[1], 0x3u);
+    uint64_t fences[2] = {release_of(0, 0, 1), release_of(1, 0, 1)};
+    CHECK_INT(SC_RULES_OK, run(&z, acquiring(mk(1, 32, AT, GPU, 0xf), fences, 2), &v));
+    CHECK_INT(SC_RULES_POS_LSYNC, sc_rules_decode(z).reach[W]);
+    CHECK_INT(SC_RULES_RACE, run(&z, acquiring(mk(3, 0, AT, GPU, 0xf), fences, 2), &v));
 }
 
 /* Warps 0 and 1 read a word that a barrier ordered their write before: the second
