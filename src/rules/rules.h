@@ -756,7 +756,7 @@ typedef struct RulesRel {
     int cluster_peer; /* the launch has clusters, and the recorder's block is in this
                          thread's cluster */
     int acq; /* the positions an acquired release covers (SC_RULES_COVERS_*) */
-    int acq_barrier; /* a cluster barrier's release covers the recorder (all of it) */
+    int acq_barrier; /* the positions of acq a cluster barrier's release covers */
     int blk_synced; /* a barrier since the recorder's barrier epoch */
     int warp_wide;  /* a warp-wide __syncwarp since the recorder's sync clock */
     int self_ord, lsync_ord, warp_ord;
@@ -799,8 +799,8 @@ SC_HD static inline RulesRel rules_relate(const ScRulesState *s, const ScRulesAc
     RulesRel r = rules_relate_clocks(s, a);
     for (uint32_t i = 0; i < a->n_acq && r.acq != SC_RULES_COVERS_HISTORY; i++) {
         int c = sc_rules_release_covers(a->acq[i], s);
-        if (c == SC_RULES_COVERS_ALL && (a->acq[i] & SC_RULES_REC_BARRIER) && !r.same_thr)
-            r.acq_barrier = 1;
+        if ((a->acq[i] & SC_RULES_REC_BARRIER) && !r.same_thr)
+            r.acq_barrier |= c;
         if (c == SC_RULES_COVERS_ALL && (a->acq[i] & SC_RULES_REC_BARRIER) && a->shared) {
             /* The recorder's access came before its block's arrive at a cluster
              * barrier this thread waited for. Every access the word holds was swapped
@@ -883,7 +883,7 @@ SC_HD static inline unsigned rules_move(const RulesRel *r, const ScRulesState *s
          * this block made since (ACQ_BSYNC): BSYNC (the atomics of a cluster's blocks
          * on one block's bins after a cluster.sync() that ordered their clearing). */
         SC_RULES_COV(ACQ_MOVE);
-        return r->acq_barrier ? SC_RULES_POS_BSYNC : SC_RULES_POS_LSYNC;
+        return (r->acq_barrier >> p) & 1 ? SC_RULES_POS_BSYNC : SC_RULES_POS_LSYNC;
     }
     if (!r->same_blk)
         return SC_RULES_POS_GRID;

@@ -1098,6 +1098,12 @@ TEST(cluster_barrier_orders_a_shared_words_whole_history)
     CHECK_INT(SC_RULES_OK, run(&z, acquiring(mk(1, 32, AT, GPU, 0xf), recs, 2), &v));
     CHECK_INT(SC_RULES_POS_BSYNC, sc_rules_decode(z).reach[W]);
     CHECK_INT(SC_RULES_OK, run(&z, acquiring(mk(3, 0, AT, GPU, 0xf), recs, 2), &v));
+    /* Block 3's add took the clearing write through block 1's record, which covers the
+     * BSYNC position only (its recorder came after the barrier): BSYNC again, so that
+     * block 0's own add, holding block 3's record of the barrier, finds it ordered. */
+    CHECK_INT(SC_RULES_POS_BSYNC, sc_rules_decode(z).reach[W]);
+    uint64_t all3[3] = {recs[0], recs[1], release_of(3, 0, 1) | SC_RULES_REC_BARRIER};
+    CHECK_INT(SC_RULES_OK, run(&z, acquiring(mk(0, 32, AT, GPU, 0xf), all3, 3), &v));
     /* The same with releases that are no barrier's. */
     world(0, 0);
     z = 0;
