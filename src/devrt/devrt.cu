@@ -1258,9 +1258,9 @@ static __device__ __forceinline__ uint64_t move_check(const ScDevLaunch *l, uint
 }
 
 /* The word as the move that left `now` on `word` found it, or 0: no move left `now`
- * there (or its entry was taken over). The mover wrote the entry and fenced before
- * the word went in; the caller read the word, and this fence orders that read before
- * the entry's. */
+ * there (or its entry was taken over). The mover wrote the entry while it held the
+ * word and let the word go with a release; the caller read the word, and this fence
+ * orders that read before the entry's. */
 static __device__ uint64_t moved_from(const ScDevLaunch *l, const uint64_t *word, uint64_t now)
 {
     __threadfence();
@@ -1856,7 +1856,6 @@ extern "C" __device__ __noinline__ void __scord_note_move(const ScDevLaunch *l, 
     e->moved = next;
     e->check = move_check(l, (uint64_t)word, before, next);
 }
-
 
 static __device__ __forceinline__ int decide(const ScRulesAccess *r, bool cell, uint64_t old,
                                              uint64_t *next, ScRulesVerdict *v)

@@ -171,7 +171,8 @@ typedef struct ScDevSyncNode {
 #define SC_DEV_REC_FLAG_CLUSTER ((uint64_t)1 << 60)
 #define SC_DEV_REC_FLAGS (SC_DEV_REC_WEAK | SC_DEV_REC_FLAG_CTA | SC_DEV_REC_FLAG_CLUSTER)
 /* __scord_acquired_cover's answer: the word's moved classes are ordered (beside the
- * record, if any). */
+ * record, if any). A flag bit, which no record it returns carries (bit 63 is
+ * SC_RULES_REC_BARRIER). */
 #define SC_DEV_COVER_MOVED SC_DEV_REC_WEAK
 
 SC_HD static inline uint32_t sc_dev_sync_tag(uint64_t key)
