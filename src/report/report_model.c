@@ -749,10 +749,15 @@ static bool relation_cause(uint8_t cause)
     return cause == SC_CAUSE_UNSYNCHRONIZED_BLOCKS || cause == SC_CAUSE_MISSING_BARRIER;
 }
 
+static const uint8_t sync_causes[] = {SC_CAUSE_MISSING_FENCE, SC_CAUSE_FENCE_SCOPE,   SC_CAUSE_LOCK_MISSING,
+                                      SC_CAUSE_LOCK_SCOPE,    SC_CAUSE_LOCK_NO_FENCE, SC_CAUSE_NON_STRONG_SYNC};
+
 static bool sync_cause(uint8_t cause)
 {
-    return cause == SC_CAUSE_MISSING_FENCE || cause == SC_CAUSE_FENCE_SCOPE || cause == SC_CAUSE_LOCK_MISSING ||
-           cause == SC_CAUSE_LOCK_SCOPE || cause == SC_CAUSE_LOCK_NO_FENCE || cause == SC_CAUSE_NON_STRONG_SYNC;
+    for (size_t i = 0; i < SC_ARRAY_LEN(sync_causes); i++)
+        if (cause == sync_causes[i])
+            return true;
+    return false;
 }
 
 /* A race named by relation at a pair of instructions where a race named by the
@@ -764,13 +769,12 @@ static bool sync_cause(uint8_t cause)
  * occurrences count there. */
 static ScReportRace *sync_twin(ScReport *r, const ScRaceRecord *rec)
 {
-    uint32_t lo, hi, olo, ohi;
-    race_key(rec, &lo, &hi);
-    for (size_t i = 0; i < r->n_races; i++) {
-        const ScRaceRecord *o = &r->races[i].rec;
-        race_key(o, &olo, &ohi);
-        if (sync_cause(o->cause) && o->space == rec->space && olo == lo && ohi == hi)
-            return &r->races[i];
+    ScRaceRecord twin = *rec;
+    for (size_t i = 0; i < SC_ARRAY_LEN(sync_causes); i++) {
+        twin.cause = sync_causes[i];
+        size_t slot = *race_slot(r, &twin);
+        if (slot && r->races[slot - 1].rec.space == rec->space)
+            return &r->races[slot - 1];
     }
     return NULL;
 }
