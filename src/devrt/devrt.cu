@@ -1061,6 +1061,8 @@ extern "C" __device__ __noinline__ void __scord_release(ScDevLaunch *l, uint32_t
     ScDevThread *th = thread_state(l, slot);
     th->spin_addr = 0;
     th->release = sc_rules_release_record(block_linear(), t, nf & 0xffffu, known, nf >> 16, scope_span(scope));
+    if (!load_gpu32(&l->released))
+        l->released = 1;
     th->release_fresh = FRESH_STRONG | FRESH_ANY;
     th->release_also = th->last_acq;
     th->release_broken = latest_attempt(l, th);
@@ -1240,57 +1242,82 @@ extern "C" __device__ void __scord_fence(uint32_t site, uint32_t info)
         __scord_release(l, slot, scope);
 }
 
-/* ---- second readers (docs/rules.md section 11) ---------------------------------- */
+/* ---- trails (docs/rules.md section 11, "Trails") ------------------------------------ */
 
-/* The set of SC_DEV_MOVES_WAYS entries where the word's note may be: direct-mapped,
- * the 256 words of `shared_mbarrier_handoff_norace`'s tiles met in one entry about
- * every other run, and a third reader of the first word found the second's note. */
-static __device__ __forceinline__ ScDevMove *move_set(const ScDevLaunch *l, const uint64_t *word)
+/* One of the two sets of SC_DEV_TRAILS_WAYS entries where the word's trail may be
+ * (k = 0, 1): with one, the sets that 131,072 words of Rule 110 filled lost a word's
+ * trail about once a step. */
+static __device__ __forceinline__ ScDevTrail *trail_set(const ScDevLaunch *l, const uint64_t *word, uint32_t k)
 {
-    uint32_t sets = (1u << SC_DEV_MOVES_BITS) / SC_DEV_MOVES_WAYS;
-    return (ScDevMove *)l->moves + (mix64((uint64_t)word) & (sets - 1u)) * SC_DEV_MOVES_WAYS;
+    uint32_t sets = (1u << SC_DEV_TRAILS_BITS) / SC_DEV_TRAILS_WAYS;
+    uint64_t h = mix64((uint64_t)word ^ (k ? 0x9e3779b97f4a7c15ull : 0u));
+    return (ScDevTrail *)l->trails + (h & (sets - 1u)) * SC_DEV_TRAILS_WAYS;
 }
 
-static __device__ __forceinline__ uint64_t move_check(const ScDevLaunch *l, uint64_t key, uint64_t before,
-                                                      uint64_t moved)
+/* An entry's key: the shadow word's address (below 2^48), and the launch's tag in the
+ * bits above, so that an entry of an earlier launch is free by its key alone. 0: the
+ * word has no key (its trail is not kept). */
+static __device__ __forceinline__ uint64_t trail_key(const ScDevLaunch *l, const uint64_t *word)
 {
-    return mix64(key ^ mix64(before ^ mix64(moved ^ l->launch_tag)));
+    uint64_t a = (uint64_t)word;
+    return a >> 48 ? 0 : a | (uint64_t)(l->launch_tag & 0xffffu) << 48;
 }
 
-/* The word as the move that left `now` on `word` found it, or 0: no move left `now`
- * there (or its entry was taken over). The mover wrote the entry while it held the
- * word and let the word go with a release; the caller read the word, and this fence
- * orders that read before the entry's. */
-static __device__ uint64_t moved_from(const ScDevLaunch *l, const uint64_t *word, uint64_t now)
+/* The entry that holds the word's trail, or 0. */
+static __device__ ScDevTrail *trail_find(const ScDevLaunch *l, const uint64_t *word, uint64_t key)
 {
-    __threadfence();
-    ScDevMove *set = move_set(l, word);
-    for (uint32_t i = 0; i < SC_DEV_MOVES_WAYS; i++) {
-        ScDevMove *e = &set[i];
-        uint64_t key = load_gpu64(&e->key), before = load_gpu64(&e->before);
-        uint64_t moved = load_gpu64(&e->moved), check = load_gpu64(&e->check);
-        if (key == (uint64_t)word && moved == now && check == move_check(l, key, before, moved))
-            return before;
+    for (uint32_t k = 0; key && k < 2; k++) {
+        ScDevTrail *set = trail_set(l, word, k);
+        for (uint32_t i = 0; i < SC_DEV_TRAILS_WAYS; i++)
+            if (load_gpu64(&set[i].key) == key)
+                return &set[i];
     }
     return 0;
 }
 
-/* The entry of the set a note of `word` goes to: the word's own, else one that holds
- * no note of this launch, else one picked by the new word (notes are not ordered by
- * age: a word's note is good only while the shadow holds what it names). */
-static __device__ ScDevMove *move_entry(const ScDevLaunch *l, const uint64_t *word, uint64_t moved)
+/* The trail that led `word` to `now`, in *t: false when there is none (or it was not
+ * kept). The thread that wrote the entry held the word and let it go with a release;
+ * the caller read the word, and this fence orders that read before the entry's. */
+static __device__ bool trail_of(const ScDevLaunch *l, const uint64_t *word, uint64_t now, ScRulesTrail *t)
 {
-    ScDevMove *set = move_set(l, word), *spare = 0;
-    for (uint32_t i = 0; i < SC_DEV_MOVES_WAYS; i++) {
-        ScDevMove *e = &set[i];
-        uint64_t key = load_gpu64(&e->key);
-        if (key == (uint64_t)word)
-            return e;
-        if (!spare && load_gpu64(&e->check) !=
-                         move_check(l, key, load_gpu64(&e->before), load_gpu64(&e->moved)))
-            spare = e;
+    __threadfence();
+    ScDevTrail *e = trail_find(l, word, trail_key(l, word));
+    if (!e || load_gpu64(&e->now) != now)
+        return false;
+    __threadfence();
+    t->before = load_gpu64(&e->before);
+    t->before_site = load_gpu64(&e->before_site);
+    t->lost = (uint32_t)load_gpu64(&e->lost);
+    t->n_after = 0;
+    for (uint32_t k = 0; k < SC_RULES_TRAIL_MAX; k++) {
+        t->after[k] = load_gpu64(&e->after[k]);
+        if (t->after[k])
+            t->n_after = k + 1;
     }
-    return spare ? spare : &set[mix64(moved) % SC_DEV_MOVES_WAYS];
+    __threadfence();
+    return load_gpu64(&e->now) == now;
+}
+
+/* The entry that holds the trail of `word`, which the caller holds: the word's own,
+ * else one it claims (compare-and-swap on the key) from an earlier launch, in the first
+ * of its two sets that has one; 0 when every entry of both holds another word's. An
+ * entry of this launch is never taken from another word, even one whose trail has
+ * ended: telling that takes two loads (the word, its site word), and a thread that
+ * took an entry between them from a word whose trail began meanwhile would lose that
+ * trail. Each word keeps its entry for the launch. */
+static __device__ ScDevTrail *trail_entry(const ScDevLaunch *l, const uint64_t *word)
+{
+    uint64_t key = trail_key(l, word), tag = key >> 48;
+    ScDevTrail *e = trail_find(l, word, key);
+    for (uint32_t k = 0; key && !e && k < 2; k++) {
+        ScDevTrail *set = trail_set(l, word, k);
+        for (uint32_t i = 0; !e && i < SC_DEV_TRAILS_WAYS; i++) {
+            uint64_t seen = load_gpu64(&set[i].key);
+            if (seen >> 48 != tag && atomicCAS((unsigned long long *)&set[i].key, seen, key) == seen)
+                e = &set[i];
+        }
+    }
+    return e;
 }
 
 /* The calling thread as the rules relate it to a recorder: who it is and its clocks
@@ -1319,6 +1346,29 @@ static __device__ __forceinline__ ScRulesAccess thread_clocks(uint32_t bar_now, 
     return c;
 }
 
+/* Takes record `taken`, which reaches this thread, for each access of trail t it covers
+ * that no record did before (bit i of `unsettled`: access i, bit SC_RULES_TRAIL_MAX:
+ * the word it began with, `before`); returns what is left. */
+static __device__ uint32_t settle_trail(const ScRulesTrail *t, const ScRulesState *before, uint64_t taken,
+                                        uint32_t unsettled, uint64_t *before_rec, uint64_t *after_rec)
+{
+    if (((unsettled >> SC_RULES_TRAIL_MAX) & 1u) &&
+        sc_rules_release_covers(taken, before) == SC_RULES_COVERS_ALL) {
+        *before_rec = taken;
+        unsettled &= ~(1u << SC_RULES_TRAIL_MAX);
+    }
+    for (uint32_t i = 0; i < t->n_after; i++) {
+        if (!((unsettled >> i) & 1u))
+            continue;
+        ScRulesState st = sc_rules_decode(sc_rules_stamp_word(t->after[i]));
+        if ((sc_rules_release_covers(taken, &st) >> SC_RULES_POS_SELF) & 1) {
+            after_rec[i] = taken;
+            unsettled &= ~(1u << i);
+        }
+    }
+    return unsettled;
+}
+
 /* The release this thread has taken, or its block's threads took before a barrier or
  * __syncwarp it passed since, that covers the accesses of the recorder (s) of the
  * shadow word `old`, looked for only when the rules need one. The usable chains are
@@ -1333,7 +1383,11 @@ static __device__ __forceinline__ ScRulesAccess thread_clocks(uint32_t bar_now, 
  * release's, or the flag write's) does not reach this thread, the broken link's cause
  * + 1 << 8 when a chain passed one on, the cause + 1 << 16 of another thread's failed
  * attempt ordered before this one (the block's lock its thread 0 did not get). How far
- * it reads depends on the access's class `cls` (below). The caller's clocks come as values (and pointers to the clock rows): not inlined, and
+ * it reads depends on the access's class `cls` (below). `word` is the shadow word's
+ * address when its site word says it has a trail (else 0): the walk then also looks for
+ * records that cover the trail's accesses, and when the trail orders classes the
+ * word's recorder does not, the answer carries SC_DEV_COVER_MOVED and
+ * ScDevThread.trail_classes says which. The caller's clocks come as values (and pointers to the clock rows): not inlined, and
  * with no pointer to the caller's locals (nvcc clones such a function under a name the
  * runtime's linking refuses); inlined, it made every instrumented kernel need 212
  * registers on sm_90, against 143 without it. */
@@ -1357,16 +1411,17 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
     thread_state(l, slot)->acq_flags = 0;
     bool other = st.blk != (clocks.blk & ((1u << SC_RULES_BLK_BITS) - 1u)) ||
                  st.warp * WARP_SIZE + st.lane != clocks.tid;
-    if (!n_set || !(old & ~SC_RULES_MASK_FIELD) || sc_rules_is_split(old))
+    if ((!n_set && !word) || !(old & ~SC_RULES_MASK_FIELD) || sc_rules_is_split(old))
         return 0;
     /* A recorder the thread's barriers and __syncwarps order (or the thread itself)
      * needs no release (the common case in a block that took one: its threads'
      * accesses to one another's words), unless on shared memory a class they do not
      * order conflicts (other blocks' atomics at GRID): a cluster barrier's release that
-     * covers the recorder orders the whole history (SC_RULES_REC_BARRIER). */
+     * covers the recorder orders the whole history (SC_RULES_REC_BARRIER), or the word
+     * has a trail that may order such a class. */
     RulesRel rel = rules_relate_clocks(s, r);
     bool ordered = !other || rules_ordered_clocks(&rel, SC_RULES_POS_SELF);
-    if (ordered && !shared)
+    if (ordered && !shared && !word)
         return 0;
     /* The chains are read whole only when the access would race without a release:
      * one that only hands the word to this thread's record (reads after reads) reads a
@@ -1374,23 +1429,33 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
      * before the new one (ACQ_MOVE) where that is cheap. Read whole for every such
      * access, they made each read of a word its block's other threads had read walk
      * the whole set for nothing (reduce_last_block 6.9x slower at 883c4e7). */
-    bool lsync_conflicts = false;
-    for (int c = 0; c < SC_RULES_NCLS; c++) {
-        if ((rules_is_write(c) || rules_is_write(cls)) && !rules_ordered_clocks(&rel, s->reach[c])) {
+    for (int c = 0; c < SC_RULES_NCLS; c++)
+        if ((rules_is_write(c) || rules_is_write(cls)) && !rules_ordered_clocks(&rel, s->reach[c]))
             budget = ACQ_WALK_TOTAL;
-            lsync_conflicts |= s->reach[c] == SC_RULES_POS_LSYNC;
-        }
-    }
     if (ordered && budget != ACQ_WALK_TOTAL)
         return 0;
-    /* Second readers: when a move left `old` on the word (0: a byte cell) and its LSYNC
-     * classes would race, is this thread ordered after them where the word the move
-     * found (`before`) held them: through its clocks, or through a record of the
-     * chains below? */
-    uint64_t before = word && lsync_conflicts ? moved_from(l, word, old) : 0, before_rec = 0;
-    ScRulesState before_st = sc_rules_decode(before);
+    /* The word's trail, when a class its clocks do not order would race: the records
+     * that cover the word it began with (before_rec) and each access since
+     * (after_rec), where the thread's clocks do not order them already. */
+    ScRulesTrail trail;
+    bool trailed = word && budget == ACQ_WALK_TOTAL && trail_of(l, word, old, &trail);
+    ScRulesState before_st = sc_rules_decode(trailed ? trail.before : 0);
+    uint64_t before_rec = 0, after_rec[SC_RULES_TRAIL_MAX];
+    uint32_t unsettled = 0; /* bit i: access i of the trail, bit SC_RULES_TRAIL_MAX: the word it began with */
+    if (trailed) {
+        int held = 0;
+        for (int c = 0; c < SC_RULES_NCLS; c++)
+            held |= 1 << before_st.reach[c];
+        if ((held & ~1 & ~sc_rules_ordered_positions(trail.before, &clocks)) != 0)
+            unsettled |= 1u << SC_RULES_TRAIL_MAX;
+        for (uint32_t i = 0; i < trail.n_after; i++) {
+            after_rec[i] = 0;
+            if (!((sc_rules_ordered_positions(sc_rules_stamp_word(trail.after[i]), &clocks) >> SC_RULES_POS_SELF) & 1))
+                unsettled |= 1u << i;
+        }
+    }
     uint32_t w = r->tid / WARP_SIZE;
-    uint64_t partial = 0;
+    uint64_t partial = 0, found = 0;
     /* First the chain this thread took last, which the block's set may have lost to
      * its other threads' takes (every waiter of an mbarrier takes one); then the set,
      * newest first. */
@@ -1446,22 +1511,25 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
                                 flag_span(rec) >= needed);
                 if ((rec & SC_RULES_REC_SET) && !(rec & SC_DEV_REC_WEAK)) {
                     uint64_t taken = rec & ~SC_DEV_REC_FLAGS;
-                    if (before && reaches && before_rec == 0 &&
-                        sc_rules_release_covers(taken, &before_st) == SC_RULES_COVERS_ALL)
-                        before_rec = taken;
+                    if (unsettled && reaches)
+                        unsettled = settle_trail(&trail, &before_st, taken, unsettled, &before_rec, after_rec);
                     int covers = sc_rules_release_covers(taken, s);
-                    if (covers == SC_RULES_COVERS_ALL && reaches && (!ordered || (taken & SC_RULES_REC_BARRIER)))
-                        return taken;
-                    if (covers && reaches) {
+                    if (!found && covers == SC_RULES_COVERS_ALL && reaches &&
+                        (!ordered || (taken & SC_RULES_REC_BARRIER))) {
+                        found = taken;
+                    } else if (covers && reaches) {
                         /* The release came before the recorder's own access: what
                          * it does not cover names a fence missing after that. */
                         if (!partial)
                             partial = taken; /* unless a later one covers all */
                         flags |= ACQ_RECORDER_BLOCK;
-                    } else if (covers)
+                    } else if (covers) {
                         flags |= ACQ_NARROW;
-                    else if (reaches && (sc_rules_rec_blk(taken) & ((1u << SC_RULES_BLK_BITS) - 1u)) == s->blk)
+                    } else if (reaches && (sc_rules_rec_blk(taken) & ((1u << SC_RULES_BLK_BITS) - 1u)) == s->blk) {
                         flags |= ACQ_RECORDER_BLOCK;
+                    }
+                    if (found && !unsettled)
+                        budget = 0; /* the walk stops at the first record that covers s */
                 }
                 if (broken && !((flags >> 8) & 0xffu))
                     flags |= broken << 8;
@@ -1471,14 +1539,27 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
             }
         }
     }
-    thread_state(l, slot)->acq_flags = flags;
-    if (before) {
+    thread_state(l, slot)->acq_flags = found ? 0u : flags;
+    uint64_t answer = found ? found : partial;
+    if (trailed) {
         clocks.acq = &before_rec;
         clocks.n_acq = before_rec ? 1u : 0u;
-        if (sc_rules_moved_ordered(before, old, sc_rules_ordered_positions(before, &clocks)))
-            partial |= SC_DEV_COVER_MOVED;
+        int before_ordered = sc_rules_ordered_positions(trail.before, &clocks);
+        unsigned after_ordered = 0;
+        for (uint32_t i = 0; i < trail.n_after; i++) {
+            clocks.acq = &after_rec[i];
+            clocks.n_acq = after_rec[i] ? 1u : 0u;
+            uint64_t one = sc_rules_stamp_word(trail.after[i]);
+            after_ordered |= ((sc_rules_ordered_positions(one, &clocks) >> SC_RULES_POS_SELF) & 1u) << i;
+        }
+        ScDevThread *me = thread_state(l, slot);
+        unsigned classes = sc_rules_trail_classes(&trail, before_ordered, after_ordered);
+        me->trail_classes = classes;
+        for (int c = 0; c < SC_RULES_NCLS; c++)
+            me->trail_named[c] = (classes >> c) & 1u ? 0 : sc_rules_trail_partner(&trail, c, before_ordered, after_ordered);
+        answer |= SC_DEV_COVER_MOVED;
     }
-    return partial;
+    return answer;
 }
 
 /* The cause of a race the rules name by the threads' relation alone (other blocks, or
@@ -1654,7 +1735,8 @@ static __device__ __forceinline__ uint64_t load_shadow(const Access *a, const ui
  * recorded accessor's own access and the site word keeps it; otherwise its site is
  * SC_DEV_SITE_NONE (a summarized access of a thread the word does not name). */
 static __device__ void report(const Access *a, const ScRulesAccess *r, const ScRulesVerdict *v,
-                              uint64_t old, uint64_t site, uint32_t byte, bool word, uint32_t acq_flags)
+                              uint64_t old, uint64_t site, uint32_t byte, bool word, uint32_t acq_flags,
+                              uint64_t trail_named)
 {
     int cause = report_cause((ScRulesCause)v->cause);
     if (cause < 0)
@@ -1675,6 +1757,13 @@ static __device__ void report(const Access *a, const ScRulesAccess *r, const ScR
     if (named != SC_RULES_SITE_NONE) {
         prev.site = named;
         prev.block = sc_rules_site_blk(site, old);
+    } else if (trail_named && sc_rules_stamp_site(trail_named) != SC_RULES_SITE_NONE) {
+        /* The word summarizes the partner; its trail names it (the high bits of its
+         * block, which a stamp does not keep, taken to be this block's). */
+        ScRulesState st = sc_rules_decode(sc_rules_stamp_word(trail_named));
+        prev.site = sc_rules_stamp_site(trail_named);
+        prev.block = (a->cur.block & ~((1u << SC_RULES_BLK_BITS) - 1u)) | st.blk;
+        prev.thread = st.warp * WARP_SIZE + st.lane;
     }
     record_race(a->l, (uint32_t)cause, a->base + byte, &a->cur, &prev);
     if (word && r->cls == SC_RULES_CLS_READ && v->result == SC_RULES_RACE &&
@@ -1809,52 +1898,76 @@ static __device__ void let_go(const Access *a, uint64_t *p, uint64_t v)
         asm volatile("st.release.cta.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
 }
 
-/* Could the race-free access that turns `old` into `next` make a move that later
- * threads may take (docs/rules.md section 11)? A thread that took a release covering
- * the recorder of `old` hands the word to itself (r->n_acq), a second reader goes on
- * with the pair it took (r->moved), or the recorder itself, at newer clocks, leaves
- * accesses at LSYNC (past a release of its own, which __scord_note_move checks).
- * Inline and cheap: most accesses that change a word do none of these, and the last
- * is asked only when the warp's clock moved by a partial sync since its last
- * warp-wide one (a release is one), as it did for the access at LSYNC that the
- * recorder's newer clock leaves: asked on every access that changes a word, the
- * question made reduce_block 5% slower on the H200. */
-static __device__ __forceinline__ bool may_move(const ScRulesAccess *r, const Shadow *sh, int res, uint64_t old,
-                                                uint64_t next)
+/* Does the race-free access that turns `old` into `next` keep the word's trail, or
+ * begin one (docs/rules.md section 11, "Trails")? It keeps the trail its site word
+ * says the word has (`trailed`), but for a weak write, which leaves the word exact. It
+ * begins one where a release this thread took covered the recorder of `old` (r->n_acq)
+ * and `next` restates part of the history relative to this access, and, in a launch
+ * where some thread has released, at each read of global memory that changes a word
+ * (the owner warp's lanes that read a cell after the owner's release, or before the
+ * neighbour's read; the releaser that rereads what it published). Inline and cheap:
+ * most accesses that change a word do none of these. Not every read of shared memory:
+ * there every thread of a block that arrives at an mbarrier releases, and each read of
+ * a tile would begin a trail. */
+static __device__ __forceinline__ bool may_trail(const Access *a, const ScRulesAccess *r, const Shadow *sh,
+                                                 int res, uint64_t old, uint64_t next, bool trailed)
 {
-    if (sh->cell || (res != SC_RULES_OK && res != SC_RULES_WARN) || next == old)
+    if (sh->cell || (res != SC_RULES_OK && res != SC_RULES_WARN) || next == old || r->cls == SC_RULES_CLS_WRITE)
         return false;
-    return r->moved || r->n_acq || (r->sync_now != r->sync_floor && sc_rules_moved_self(old, next));
+    if (trailed)
+        return true;
+    if (!a->shared && rules_is_read(r->cls) && (old & ~SC_RULES_MASK_FIELD) && load_gpu32(&a->l->released))
+        return true;
+    return r->n_acq && sc_rules_restated(next);
 }
 
-/* Notes the move, if the access makes one, while its thread holds the word: a
- * thread that reads `next` from the shadow (after the holder's release of it) finds
- * the note, and two movers of one word note one after the other (noted beside the
- * swap, a second reader that came in between found neither, and a mover whose swap
- * failed had overwritten the note of the one whose swap went in). Out of line, with
- * values only: inlined on the path of every access that changes a word, it cost
- * 12-20% of the kernel time of transpose, reduce_block and stencil_2d on the H200. */
-extern "C" __device__ __noinline__ void __scord_note_move(const ScDevLaunch *l, uint32_t slot,
-                                                              const uint64_t *word, bool moved, uint64_t cover,
-                                                              uint64_t old, uint64_t next)
+/* Adds this access (`stamp`) to the word's trail, or begins one at `old`, while its
+ * thread holds the word: a thread that reads `next` from the shadow (after the
+ * holder's release of it) finds the trail, and two threads extend it one after the
+ * other (noted beside the swap, a second reader that came in between found none, and
+ * one whose swap failed had overwritten the trail of the one whose swap went in). A
+ * trail that is gone begins again at `old`: the word as it is and this access are
+ * always a trail of `next`. False when the word's set has no entry for it (counted in
+ * trails_lost): the word then has no trail. Out of line, with values only: inlined on
+ * the path of every access that changes a word, it cost 12-20% of the kernel time of
+ * transpose, reduce_block and stencil_2d on the H200. */
+extern "C" __device__ __noinline__ bool __scord_note_trail(ScDevLaunch *l, const uint64_t *word, bool trailed,
+                                                               uint64_t old, uint64_t old_site, uint64_t next,
+                                                               uint64_t stamp)
 {
-    uint64_t before = 0;
-    if (moved) {
-        before = sc_rules_moved_kept(old, next) ? moved_from(l, word, old) : 0;
-    } else if (cover) {
-        before = sc_rules_moved(old, next) ? old : 0;
-    } else {
-        uint64_t rel = thread_state(l, slot)->release;
-        ScRulesState st = sc_rules_decode(old);
-        before = rel && sc_rules_release_covers(rel, &st) == SC_RULES_COVERS_ALL ? old : 0;
+    ScRulesTrail t;
+    if (!trailed || !trail_of(l, word, old, &t)) {
+        t.before = old;
+        t.before_site = old_site;
+        t.n_after = 0;
+        t.lost = 0;
     }
-    if (!before)
-        return;
-    volatile ScDevMove *e = move_entry(l, word, next);
-    e->key = (uint64_t)word;
-    e->before = before;
-    e->moved = next;
-    e->check = move_check(l, (uint64_t)word, before, next);
+    sc_rules_trail_add(&t, stamp);
+    volatile ScDevTrail *e = trail_entry(l, word);
+    if (!e) {
+        atomicAdd(&l->trails_lost, 1u);
+        return false;
+    }
+    e->now = 0;
+    __threadfence();
+    e->before = t.before;
+    e->before_site = t.before_site;
+    e->lost = t.lost;
+    for (uint32_t i = 0; i < SC_RULES_TRAIL_MAX; i++)
+        e->after[i] = i < t.n_after ? t.after[i] : 0;
+    __threadfence();
+    e->now = next;
+    return true;
+}
+
+/* The site word for `next`, made from `site` that went with `old`: the word's trail
+ * stays while the word does (SC_RULES_SITE_TRAIL), and the caller sets it again when
+ * the access keeps or begins one. */
+static __device__ __forceinline__ uint64_t site_after(const Access *a, const ScRulesAccess *r, const Shadow *sh,
+                                                      uint64_t site, uint64_t old, uint64_t next)
+{
+    uint64_t n = sc_rules_site_next(site, old, next, r, a->cur.site, sh->cell) & ~SC_RULES_SITE_TRAIL;
+    return next == old ? n | (site & SC_RULES_SITE_TRAIL) : n;
 }
 
 static __device__ __forceinline__ int decide(const ScRulesAccess *r, bool cell, uint64_t old,
@@ -1869,8 +1982,8 @@ static __device__ __forceinline__ int decide(const ScRulesAccess *r, bool cell, 
  * is held while the site word is written, and a site word that differs from the one
  * decided on is decided on again, holding. Either way the site word the report gets is
  * the one that went with *old. A split installs its marker instead of next. */
-static __device__ bool write_pair(const Access *a, ScRulesAccess *r, const Shadow *sh, uint64_t cover,
-                                  uint64_t *old, uint64_t *site, int *res, uint64_t *next, ScRulesVerdict *v)
+static __device__ bool write_pair(const Access *a, ScRulesAccess *r, const Shadow *sh, uint64_t *old,
+                                  uint64_t *site, int *res, uint64_t *next, ScRulesVerdict *v)
 {
     if (!sh->held) {
 #if __CUDA_ARCH__ >= 900
@@ -1880,14 +1993,16 @@ static __device__ bool write_pair(const Access *a, ScRulesAccess *r, const Shado
             return true;
         }
         uint64_t n = marker ? marker : *next;
-        uint64_t n_site = marker ? *site : sc_rules_site_next(*site, *old, n, r, a->cur.site, sh->cell);
-        /* A move is noted while the word is held (WORD_HELD, its site word as it was). */
-        bool moving = !marker && may_move(r, sh, *res, *old, n);
-        if (!swap_pair(a, sh->word, old, site, moving ? WORD_HELD : n, moving ? *site : n_site))
+        uint64_t n_site = marker ? *site : site_after(a, r, sh, *site, *old, n);
+        /* A trail is noted while the word is held (WORD_HELD, its site word as it was). */
+        bool trailed = (*site & SC_RULES_SITE_TRAIL) != 0;
+        bool trailing = !marker && may_trail(a, r, sh, *res, *old, n, trailed);
+        if (!swap_pair(a, sh->word, old, site, trailing ? WORD_HELD : n, trailing ? *site : n_site))
             return false;
         *next = n;
-        if (moving) {
-            __scord_note_move(a->l, a->slot, sh->word, r->moved, cover, *old, n);
+        if (trailing) {
+            if (__scord_note_trail(a->l, sh->word, trailed, *old, *site, n, sc_rules_stamp(r, a->cur.site)))
+                n_site |= SC_RULES_SITE_TRAIL;
             *sh->site = n_site;
             let_go(a, sh->word, n);
         }
@@ -1910,11 +2025,13 @@ static __device__ bool write_pair(const Access *a, ScRulesAccess *r, const Shado
         if (!marker)
             *res = SC_RULES_UNCHANGED;
     } else {
-        uint64_t n_site = sc_rules_site_next(*site, *old, *next, r, a->cur.site, sh->cell);
+        uint64_t n_site = site_after(a, r, sh, *site, *old, *next);
+        bool trailed = (*site & SC_RULES_SITE_TRAIL) != 0;
+        if (may_trail(a, r, sh, *res, *old, *next, trailed) &&
+            __scord_note_trail(a->l, sh->word, trailed, *old, *site, *next, sc_rules_stamp(r, a->cur.site)))
+            n_site |= SC_RULES_SITE_TRAIL;
         if (n_site != *site)
             *sh->site = n_site;
-        if (may_move(r, sh, *res, *old, *next))
-            __scord_note_move(a->l, a->slot, sh->word, r->moved, cover, *old, *next);
     }
 #if __CUDA_ARCH__ < 900
     if (!sh->held) {
@@ -1950,19 +2067,22 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
         r->hint = site;
         r->n_acq = 0;
         r->moved = 0;
-        if (a->acquired && (cover = __scord_acquired_cover(a->l, a->slot, sh->cell ? 0 : sh->word, old, r->cls,
-                                                           r->bar_now, r->bar_own, r->bar_seen, r->sync_now,
-                                                           r->sync_floor, r->sync_seen, a->shared))) {
-            r->moved = (cover & SC_DEV_COVER_MOVED) != 0;
+        bool trail_read = false;
+        const uint64_t *trail = !sh->cell && (site & SC_RULES_SITE_TRAIL) ? sh->word : 0;
+        if ((a->acquired || trail) && (cover = __scord_acquired_cover(a->l, a->slot, trail, old, r->cls, r->bar_now,
+                                                           r->bar_own, r->bar_seen, r->sync_now, r->sync_floor,
+                                                           r->sync_seen, a->shared))) {
+            trail_read = (cover & SC_DEV_COVER_MOVED) != 0;
+            if (trail_read)
+                r->moved = (uint8_t)thread_state(a->l, a->slot)->trail_classes;
             cover &= ~SC_DEV_COVER_MOVED;
             r->acq = &cover;
             r->n_acq = cover != 0;
         }
         int res = decide(r, sh->cell, old, &next, &v);
-        if (res == SC_RULES_UNCHANGED &&
-            sc_rules_site_next(site, old, old, r, a->cur.site, sh->cell) == site)
+        if (res == SC_RULES_UNCHANGED && site_after(a, r, sh, site, old, old) == site)
             return res;
-        if (!write_pair(a, r, sh, r->n_acq ? cover : 0, &old, &site, &res, &next, &v))
+        if (!write_pair(a, r, sh, &old, &site, &res, &next, &v))
             continue;
         if (res == SC_RULES_SPLIT) {
             *marker = next;
@@ -1970,7 +2090,8 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
         }
         if (res == SC_RULES_RACE || res == SC_RULES_WARN)
             report(a, r, &v, old, site, byte, !sh->cell,
-                   a->acquired ? thread_state(a->l, a->slot)->acq_flags : 0u);
+                   a->acquired ? thread_state(a->l, a->slot)->acq_flags : 0u,
+                   trail_read ? thread_state(a->l, a->slot)->trail_named[v.prev_cls] : 0);
         if (!sh->cell && res != SC_RULES_UNCHANGED && r->cls == SC_RULES_CLS_WRITE)
             rmw_follow_up(a, r);
         return res;

@@ -170,9 +170,10 @@ typedef struct ScDevSyncNode {
 #define SC_DEV_REC_FLAG_CTA ((uint64_t)1 << 61)
 #define SC_DEV_REC_FLAG_CLUSTER ((uint64_t)1 << 60)
 #define SC_DEV_REC_FLAGS (SC_DEV_REC_WEAK | SC_DEV_REC_FLAG_CTA | SC_DEV_REC_FLAG_CLUSTER)
-/* __scord_acquired_cover's answer: the word's moved classes are ordered (beside the
- * record, if any). A flag bit, which no record it returns carries (bit 63 is
- * SC_RULES_REC_BARRIER). */
+/* __scord_acquired_cover's answer: the word's trail was read, ScDevThread.trail_classes
+ * says which classes it orders that its recorder's relation may not, and trail_named
+ * which access of the others it names (beside the record, if any). A flag bit, which
+ * no record it returns carries (bit 63 is SC_RULES_REC_BARRIER). */
 #define SC_DEV_COVER_MOVED SC_DEV_REC_WEAK
 
 SC_HD static inline uint32_t sc_dev_sync_tag(uint64_t key)
@@ -181,15 +182,21 @@ SC_HD static inline uint32_t sc_dev_sync_tag(uint64_t key)
     return t ? t : 1u;
 }
 
-/* A shadow word as a move found it and as it left it (docs/rules.md section 11,
- * "Second readers"), by the shadow word's address, 4-way set-associative. `check` ties the fields together
- * and to the launch, so an entry torn by two writers or left by an earlier launch
- * reads as none (the table is not cleared between launches). */
-typedef struct ScDevMove {
-    uint64_t key, before, moved, check;
-} ScDevMove;
-#define SC_DEV_MOVES_BITS 16
-#define SC_DEV_MOVES_WAYS 4
+/* A shadow word's trail (docs/rules.md section 11, "Trails"): the word when the trail
+ * began and its site word, the latest accesses since (ScRulesTrail.after, stamps,
+ * oldest first, 0: none), the classes the trail lost, and the word the last of them
+ * left (`now`, 0 while its writer rewrites the entry: a reader that reads it before
+ * and after the other fields reads a whole entry); by the shadow word's address and
+ * the launch's tag (`key`, devrt.cu trail_key). In a launch that releases, every read
+ * of global memory that changes a word keeps or begins one (each cell of Rule 110's
+ * ring, every step), and a word keeps its entry for the launch (devrt.cu,
+ * trail_entry): 2^20 entries, in sets of 8, a word's trail in one of two sets. */
+typedef struct ScDevTrail {
+    uint64_t key, before, before_site, now, lost;
+    uint64_t after[SC_RULES_TRAIL_MAX];
+} ScDevTrail;
+#define SC_DEV_TRAILS_BITS 20
+#define SC_DEV_TRAILS_WAYS 8
 
 /* Flags read strongly that an acquire may take a release from. */
 #define SC_DEV_PENDING 2
@@ -280,6 +287,10 @@ typedef struct ScDevThread {
     uint64_t spin_addr;
     uint32_t acq_flags;        /* what the last failed look for a covering release saw */
     uint32_t last_acq_meta;    /* SC_DEV_ACQ_META of the take of last_acq */
+    uint32_t trail_classes;    /* the classes a word's trail orders, when the last
+                                  look answered SC_DEV_COVER_MOVED (ScRulesAccess.moved) */
+    uint64_t trail_named[SC_RULES_NCLS]; /* then, per class, an access the trail names
+                                  as not ordered (sc_rules_trail_partner), 0: none */
 } ScDevThread;
 
 /* A thread's cp.async copies issued and not complete yet, oldest first (docs/devrt.md,
@@ -366,16 +377,20 @@ typedef struct ScDevLaunch {
     uint64_t sync_table;         /* uint64_t[1 << SC_DEV_SYNC_TABLE_BITS] */
     uint64_t sync_nodes;         /* ScDevSyncNode[1 << SC_DEV_SYNC_NODES_BITS] */
     uint32_t sync_used;          /* device-incremented: nodes ever taken */
-    uint32_t pad_;
+    uint32_t trails_lost;        /* device-incremented: trails not kept, their word's
+                                    set held 8 other words' */
     uint64_t unsplit_accesses;   /* device-incremented: accesses not checked because the
                                     split pool ran out (not in unchecked_accesses) */
-    uint64_t moves;              /* ScDevMove[1 << SC_DEV_MOVES_BITS] */
+    uint64_t trails;             /* ScDevTrail[1 << SC_DEV_TRAILS_BITS] */
     uint64_t async_unfollowed;   /* device-incremented: cp.async copies whose completion
                                     was not checked (a thread had SC_DEV_ASYNC_COPIES
                                     pending already) */
     uint64_t const_rows;         /* uint16_t[SC_DEV_CONST_ROWS][32], row v all v */
     uint64_t async;              /* per slot, per thread: ScDevAsync; 0 unless the
                                     kernel's module issues cp.async (SC_ABI_ASYNC_MARKER) */
+    uint32_t released;           /* a thread of the launch has released (a trail may
+                                    begin at each read of global memory) */
+    uint32_t pad_;
 } ScDevLaunch;
 
 #endif

@@ -85,7 +85,7 @@ static bool rt_setup(const ScDrvRt *d)
         !dev_zalloc(d, rt->records_cap * sizeof(ScDevRecord), &rt->records) ||
         !dev_zalloc(d, SYNC_TABLE_BYTES, &rt->sync_table) ||
         !dev_zalloc(d, ((size_t)1 << SC_DEV_SYNC_NODES_BITS) * sizeof(ScDevSyncNode), &rt->sync_nodes) ||
-        !dev_zalloc(d, ((size_t)1 << SC_DEV_MOVES_BITS) * sizeof(ScDevMove), &rt->moves) ||
+        !dev_zalloc(d, ((size_t)1 << SC_DEV_TRAILS_BITS) * sizeof(ScDevTrail), &rt->trails) ||
         !fill_const_rows(d, &rt->const_rows)) {
         rt->failed = true;
         sc_log("scord: cannot set up the device runtime (out of device memory?); nothing "
@@ -423,7 +423,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         .cache_bits = rt->cache_bits,
         .sync_table = rt->sync_table,
         .sync_nodes = rt->sync_nodes,
-        .moves = rt->moves,
+        .trails = rt->trails,
         .const_rows = rt->const_rows,
         .async = async ? rt->async : 0,
     };
@@ -624,6 +624,9 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
         if (desc.sync_lost)
             sc_vlog("scord: %s: %u flags lost their release chain to another flag in the sync "
                     "table (a false alarm is possible there)\n", chk->kernel, desc.sync_lost);
+        if (desc.trails_lost)
+            sc_vlog("scord: %s: %u shadow words kept no trail, the trail table's set was full "
+                    "(a false alarm is possible there)\n", chk->kernel, desc.trails_lost);
         pthread_mutex_unlock(&sc_ctx.lock);
         if (text.len)
             sc_log("%s", text.data);

@@ -22,7 +22,7 @@ typedef struct ScRuntime {
     CUdeviceptr records;      /* ScDevRecord[records_cap] */
     CUdeviceptr sync_table;   /* uint64_t[1 << SC_DEV_SYNC_TABLE_BITS], cleared per launch */
     CUdeviceptr sync_nodes;   /* ScDevSyncNode[1 << SC_DEV_SYNC_NODES_BITS] */
-    CUdeviceptr moves;        /* ScDevMove[1 << SC_DEV_MOVES_BITS], never cleared */
+    CUdeviceptr trails;       /* ScDevTrail[1 << SC_DEV_TRAILS_BITS], never cleared */
     CUdeviceptr const_rows;   /* uint16_t[SC_DEV_CONST_ROWS][32], row v all v */
     uint32_t records_cap;
     uint64_t **tables;        /* host mirrors of the chunk tables, NULL where none */

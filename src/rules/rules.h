@@ -63,8 +63,8 @@
     X(ACQ_MOVE)           /* classes ordered only by an acquired release become LSYNC */ \
     X(ACQ_BEFORE)         /* a release covers what syncs ordered before its releaser's
                              later access */                                            \
-    X(ACQ_MOVED)          /* a second thread that took a release takes what a move of
-                             the first left at LSYNC as ordered */
+    X(ACQ_MOVED)          /* the word's trail orders a class its recorder's
+                             relation does not */
 
 enum {
 #define SC_RULES_COV_ENUM(name) SC_RULES_COV_##name,
@@ -269,9 +269,9 @@ typedef struct ScRulesAccess {
      * access one of them covers is ordered before this access, even across blocks. */
     const uint64_t *acq;
     uint32_t n_acq;
-    /* The word's LSYNC classes are ordered before this access: they are what a move
-     * (ACQ_MOVE) of another thread left there, and this thread is ordered after them
-     * as they were before the move (sc_rules_moved_ordered; "Second readers"). */
+    /* Classes of the word (a bit per ScRulesCls) whose every access is ordered before
+     * this one, as the word's trail shows (sc_rules_trail_classes): the word restated
+     * them relative to a recorder this thread is not ordered after. */
     uint8_t moved;
     /* The launch's clusters of several blocks (sm_90); NULL: each block is its own
      * cluster, and a cluster-scoped access spans its block only. */
@@ -427,18 +427,20 @@ SC_HD static inline uint64_t sc_rules_split_cell(uint64_t word, unsigned byte)
  * The runtime writes it only together with the word (one 128-bit compare-and-swap of
  * the pair on sm_90; before it, while it holds the word; in cache mode, under the
  * entry's lock), so read together with the word it always describes the word's value.
- *   bits  0..24  read site + 1 (0: none)       27..51  write site + 1 (0: none)
- *        25      the read is strong            52..53  write class: 0 weak, 1 strong,
- *        26      the read is block-scoped               2 atomic
- *                                              54      the write is block-scoped
+ *   bits  0..23  read site + 1 (0: none)       27..50  write site + 1 (0: none)
+ *        24      the read is strong            51..52  write class: 0 weak, 1 strong,
+ *        25      the read is block-scoped               2 atomic
+ *        26      SC_RULES_SITE_TRAIL           53      the write is block-scoped
  *        55..63  the recorder's block index, bits 14..22 (the word has 0..13)
  * Site ids above SC_RULES_SITE_MAX are not kept: such a partner is reported without
- * its instruction. */
-#define SC_RULES_SITE_BITS 25
+ * its instruction. The rules never set SC_RULES_SITE_TRAIL and read nothing from it:
+ * the runtime sets it when a trail describes the word (sc_rules_trail_classes). */
+#define SC_RULES_SITE_BITS 24
 #define SC_RULES_SITE_MAX ((1u << SC_RULES_SITE_BITS) - 2u)
 #define SC_RULES_SITE_NONE 0xffffffffu
 #define SC_RULES_SITE_WRITE_SHIFT 27
 #define SC_RULES_SITE_BLK_SHIFT 55
+#define SC_RULES_SITE_TRAIL ((uint64_t)1 << 26)
 
 SC_HD static inline int rules_is_read(int c)
 {
@@ -452,7 +454,7 @@ SC_HD static inline int rules_block_scoped(int scope)
     return scope == SC_RULES_SCOPE_CTA || scope == SC_RULES_SCOPE_CLUSTER;
 }
 
-/* A family's slot for access a at site `id`: 27 bits for reads, 28 for writes. */
+/* A family's slot for access a at site `id`: 26 bits for reads, 27 for writes. */
 SC_HD static inline uint64_t rules_site_slot(const ScRulesAccess *a, uint32_t id)
 {
     uint64_t site = id <= SC_RULES_SITE_MAX ? (uint64_t)id + 1u : 0u;
@@ -461,20 +463,20 @@ SC_HD static inline uint64_t rules_site_slot(const ScRulesAccess *a, uint32_t id
                     : a->cls == SC_RULES_CLS_SWRITE ? 1u
                                                     : 2u;
     uint64_t block = (uint64_t)rules_block_scoped(a->scope);
-    return rules_is_read(a->cls) ? site | kind << 25 | block << 26 : site | kind << 25 | block << 27;
+    return rules_is_read(a->cls) ? site | kind << 24 | block << 25 : site | kind << 24 | block << 26;
 }
 
 /* The slot of the family of class c. */
 SC_HD static inline uint64_t rules_site_slot_of(uint64_t site, int c)
 {
-    return rules_is_read(c) ? site & 0x7ffffffu
-                            : (site >> SC_RULES_SITE_WRITE_SHIFT) & 0xfffffffu;
+    return rules_is_read(c) ? site & 0x3ffffffu
+                            : (site >> SC_RULES_SITE_WRITE_SHIFT) & 0x7ffffffu;
 }
 
 /* The class a non-empty slot of the family of c names. */
 SC_HD static inline int rules_site_slot_cls(uint64_t slot, int c)
 {
-    unsigned kind = (unsigned)(slot >> 25) & (rules_is_read(c) ? 1u : 3u);
+    unsigned kind = (unsigned)(slot >> 24) & (rules_is_read(c) ? 1u : 3u);
     if (rules_is_read(c))
         return kind ? SC_RULES_CLS_SREAD : SC_RULES_CLS_READ;
     return kind == 0 ? SC_RULES_CLS_WRITE : kind == 1 ? SC_RULES_CLS_SWRITE : SC_RULES_CLS_ATOMIC;
@@ -482,7 +484,7 @@ SC_HD static inline int rules_site_slot_cls(uint64_t slot, int c)
 
 SC_HD static inline int rules_site_slot_block_scoped(uint64_t slot, int c)
 {
-    return (int)(slot >> (rules_is_read(c) ? 26 : 27)) & 1;
+    return (int)(slot >> (rules_is_read(c) ? 25 : 26)) & 1;
 }
 
 /* After `old` became `next` for access a at site `id`, holding the word (or the byte
@@ -817,10 +819,6 @@ SC_HD static inline RulesRel rules_relate(const ScRulesState *s, const ScRulesAc
         }
         r.acq |= c;
     }
-    if (a->moved && !r.same_thr) {
-        SC_RULES_COV(ACQ_MOVED);
-        r.acq |= 1 << SC_RULES_POS_LSYNC;
-    }
     return r;
 }
 
@@ -1066,6 +1064,10 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
         unsigned p = s->reach[c];
         if (rules_ordered(&r, p) || (p == SC_RULES_POS_SELF && r.same_thr))
             continue;
+        if ((a->moved >> c) & 1) {
+            SC_RULES_COV(ACQ_MOVED);
+            continue;
+        }
         int c_cta = rules_is_write(c) && s->xcta;
         int cause = 0, k = rules_pair(&r, a, c, c_cta, p, fp, &cause);
         int rank = p == SC_RULES_POS_SELF ? 2 : rules_other_thread(&r, p) ? 1 : 0;
@@ -1200,7 +1202,7 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
         return;
     }
     if (cls == SC_RULES_CLS_READ && warn_c < 0 && !unsure_warn && fp == RULES_FP_SAME && !r.same_warp &&
-        !r.blk_synced && !r.acq && (!r.same_blk || (a->bar_own == s->bar && !a->bar_seen)) &&
+        !r.blk_synced && !r.acq && !(a->hint & SC_RULES_SITE_TRAIL) && (!r.same_blk || (a->bar_own == s->bar && !a->bar_seen)) &&
         s->reach[SC_RULES_CLS_READ] >= (r.same_blk ? SC_RULES_POS_BLOCK : SC_RULES_POS_GRID)) {
         /* A weak read of another warp in the recorder's barrier epoch (of another
          * block), where the history already holds reads of other warps (blocks) and
@@ -1215,7 +1217,8 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
          * two barriers swap it twice, not 32 times. Not when the read class must rise
          * to get there: the recorder's SELF read may be what a release it makes covers
          * for a thread that takes it (the checker's one-recorder false alarms rose
-         * from 70 to 96 that way). */
+         * from 70 to 96 that way). Not on a word with a trail (the site word's
+         * SC_RULES_SITE_TRAIL), which would not hold this read. */
         int reads_only = 1;
         for (int c = 0; c < SC_RULES_NCLS; c++)
             if (c != SC_RULES_CLS_READ && s->reach[c] != SC_RULES_POS_NONE &&
@@ -1237,7 +1240,11 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
     *n = rules_fresh(a);
     int lanes = 0;
     for (int c = 0; c < SC_RULES_NCLS; c++) {
-        unsigned p = rules_move(&r, s, a, s->reach[c]);
+        /* A class the trail orders before this access is ordered for whoever is ordered
+         * after this thread's clocks, as ACQ_MOVE's are. */
+        unsigned p = ((a->moved >> c) & 1) && !rules_ordered(&r, s->reach[c])
+                         ? SC_RULES_POS_LSYNC
+                         : rules_move(&r, s, a, s->reach[c]);
         if (c == cls && p < SC_RULES_POS_SELF)
             p = SC_RULES_POS_SELF;
         n->reach[c] = (uint8_t)p;
@@ -1418,32 +1425,74 @@ SC_HD static inline int sc_rules_access_cell(uint64_t old, const ScRulesAccess *
     return v->result;
 }
 
-/* ---- Second readers ---------------------------------------------------------------- */
+/* ---- Trails ------------------------------------------------------------------------ */
 
-/* A word keeps one recorder. Once a thread that took a release has read a word the
- * releaser wrote, the releaser's accesses are LSYNC of that reader (ACQ_MOVE), and a
- * second thread that took the same release is not ordered after them: a false alarm
- * (the grid's blocks reading a total their last block published). The runtime keeps,
- * off the shadow, the word as a move found it (`before`) and the word the move left
- * (`moved`). While the shadow still holds `moved`, nothing joined the history since
- * the move, so its LSYNC classes hold only accesses of `before` (the mover's own class
- * is at SELF or above). A thread ordered after each of them as `before` placed them
- * (through its clocks or any release it took) may take them as ordered
- * (ScRulesAccess.moved); the word it leaves keeps the pair for a third thread if its
- * LSYNC classes are still only those (sc_rules_moved_kept). The releaser's own access
- * past its release moves the word too (sc_rules_moved_self). docs/rules.md section 11. */
+/* A word keeps one recorder and one position per class relative to it. When the
+ * recorder changes, what the old recorder's clocks, or a release that covers it,
+ * ordered is restated relative to the new one, and a thread ordered after those
+ * accesses but not after the new recorder is not ordered by the word: a second block
+ * that took the release a first reader took; a thread of another block that reads a
+ * cell the owner's lanes read after the owner's release (Rule 110's borders); a writer
+ * after readers of two blocks, each ordered through its own path. The runtime keeps,
+ * off the shadow, a *trail* of such a word: the word as it was when the trail began
+ * (`before`, with its site word) and every access since (each as a stamp, its thread,
+ * clocks, class and site: sc_rules_stamp; past SC_RULES_TRAIL_MAX only the class of the
+ * oldest is kept), good
+ * while the shadow holds the word the last of them left. The history that word
+ * summarizes is `before`'s and those accesses' (no other access changed the word
+ * since, and none joined it unchanged: READ_JOINS waits), so a thread ordered after every access of
+ * class c there (through its clocks or the releases it took, judged against `before`'s
+ * recorder and each stamp as the rules judge a recorder) may take class c as ordered
+ * (ScRulesAccess.moved). docs/rules.md section 11, "Trails". */
+#define SC_RULES_TRAIL_MAX 3
 
-/* Did the access that turned `old` into `next` move it: another thread is recorded,
- * and `next` holds a class at LSYNC (what a release ordered before the mover)? */
-SC_HD static inline int sc_rules_moved(uint64_t old, uint64_t next)
+typedef struct ScRulesTrail {
+    uint64_t before;                     /* the word when the trail began */
+    uint64_t before_site;                /* its site word */
+    uint64_t after[SC_RULES_TRAIL_MAX];  /* the latest accesses since, oldest first */
+    uint32_t n_after;
+    uint32_t lost;                       /* classes (a bit per ScRulesCls) of accesses
+                                            since that `after` no longer holds */
+} ScRulesTrail;
+
+/* A trail's record of access a at site `id` (a stamp): its thread and clocks where a
+ * word keeps them (bits 23..63), its class + 1 (bits 0..2) and the site id + 1 (bits
+ * 3..22; 0: none, or too large to keep). Never 0. */
+#define SC_RULES_STAMP_SITE_BITS 20
+SC_HD static inline uint64_t sc_rules_stamp(const ScRulesAccess *a, uint32_t id)
 {
-    ScRulesState o = sc_rules_decode(old), n = sc_rules_decode(next);
-    if (sc_rules_is_split(next) || (o.lane == n.lane && o.warp == n.warp && o.blk == n.blk))
-        return 0;
-    for (int c = 0; c < SC_RULES_NCLS; c++)
-        if (n.reach[c] == SC_RULES_POS_LSYNC)
-            return 1;
-    return 0;
+    uint64_t site = id < (1u << SC_RULES_STAMP_SITE_BITS) - 1u ? (uint64_t)id + 1u : 0u;
+    return sc_rules_who(a) | (uint64_t)(a->cls + 1u) | site << 3;
+}
+
+SC_HD static inline int sc_rules_stamp_cls(uint64_t stamp) { return (int)(stamp & 7u) - 1; }
+
+/* The word that holds the stamped access alone, as far as ordering goes. */
+SC_HD static inline uint64_t sc_rules_stamp_word(uint64_t stamp)
+{
+    return (stamp & SC_RULES_WHO_FIELD) | 0xfu |
+           (uint64_t)SC_RULES_POS_SELF << (SC_RULES_REACH_SHIFT + SC_RULES_POS_BITS * sc_rules_stamp_cls(stamp));
+}
+
+/* The stamped access's site id, or SC_RULES_SITE_NONE. */
+SC_HD static inline uint32_t sc_rules_stamp_site(uint64_t stamp)
+{
+    uint32_t site = (uint32_t)(stamp >> 3) & ((1u << SC_RULES_STAMP_SITE_BITS) - 1u);
+    return site ? site - 1u : SC_RULES_SITE_NONE;
+}
+
+/* Adds an access (its stamp) to trail t. A full trail lets its oldest access go and
+ * keeps only its class: no thread is ordered after that class through the trail any
+ * more (the blocks of a grid that read a total still find its write ordered). */
+SC_HD static inline void sc_rules_trail_add(ScRulesTrail *t, uint64_t stamp)
+{
+    if (t->n_after == SC_RULES_TRAIL_MAX) {
+        t->lost |= 1u << sc_rules_stamp_cls(t->after[0]);
+        for (uint32_t i = 1; i < SC_RULES_TRAIL_MAX; i++)
+            t->after[i - 1] = t->after[i];
+        t->n_after--;
+    }
+    t->after[t->n_after++] = stamp;
 }
 
 /* Does word w hold some class at position p? All classes in one step: a 3-bit field
@@ -1458,15 +1507,15 @@ SC_HD static inline int sc_rules_holds_at(uint64_t w, unsigned p)
     return ((x - ones) & ~x & ones << (SC_RULES_POS_BITS - 1)) != 0;
 }
 
-/* Did the recorder's own access that turned `old` into `next`, made past a release
- * that covers `old` (the caller knows), leave its earlier accesses at LSYNC: the same
- * thread is recorded at newer clocks, and `next` holds a class there? A thread that
- * took that release is ordered after them, not after the recorder's access (the last
- * block of a grid rereads the total it published, before the other blocks read it). */
-SC_HD static inline int sc_rules_moved_self(uint64_t old, uint64_t next)
+/* Does `next`, what an access left, hold a class below SELF: part of the history
+ * restated relative to that access, which a trail could keep as it was? */
+SC_HD static inline int sc_rules_restated(uint64_t next)
 {
-    const uint64_t recorder = SC_RULES_FIELD(SC_RULES_LANE_SHIFT, SC_RULES_BAR_SHIFT - SC_RULES_LANE_SHIFT);
-    return !sc_rules_is_split(next) && !((old ^ next) & recorder) && sc_rules_holds_at(next, SC_RULES_POS_LSYNC);
+    /* BSYNC, WSYNC and LSYNC are the 3-bit fields 1 to 3: top bit clear, another set. */
+    uint64_t ones = 0, f = (next & SC_RULES_REACH_FIELD) >> SC_RULES_REACH_SHIFT;
+    for (int c = 0; c < SC_RULES_NCLS; c++)
+        ones |= (uint64_t)1 << (SC_RULES_POS_BITS * c);
+    return !sc_rules_is_split(next) && ((f | f >> 1) & ~(f >> 2) & ones) != 0;
 }
 
 /* The positions of the history of word w that are ordered before access a, through
@@ -1482,36 +1531,43 @@ SC_HD static inline int sc_rules_ordered_positions(uint64_t w, const ScRulesAcce
     return set;
 }
 
-/* May a thread to which the positions `ordered` of `before` are ordered take the
- * LSYNC classes of `moved` as ordered before it: there are some, and each class there
- * is one `before` holds at an ordered position? (A class keeps its latest position
- * only; the rules take it as ordered when that one is, and so does this.) */
-SC_HD static inline int sc_rules_moved_ordered(uint64_t before, uint64_t moved, int ordered)
+/* The classes (a bit per ScRulesCls) of the word trail t led to whose every access is
+ * ordered before an access: those `before` holds at positions in `before_ordered`
+ * (sc_rules_ordered_positions of `before` for it) or not at all, whose stamps are all
+ * ordered before it (bit i of `stamps_ordered`: stamp i's SELF is), and of which the
+ * trail lost no access. */
+SC_HD static inline unsigned sc_rules_trail_classes(const ScRulesTrail *t, int before_ordered,
+                                                    unsigned stamps_ordered)
 {
-    ScRulesState b = sc_rules_decode(before), m = sc_rules_decode(moved);
-    int any = 0;
+    ScRulesState b = sc_rules_decode(t->before);
+    unsigned ok = 0;
     for (int c = 0; c < SC_RULES_NCLS; c++) {
-        if (m.reach[c] != SC_RULES_POS_LSYNC)
-            continue;
-        if (b.reach[c] == SC_RULES_POS_NONE || !((ordered >> b.reach[c]) & 1))
-            return 0;
-        any = 1;
+        int good = !((t->lost >> c) & 1u) &&
+                   (b.reach[c] == SC_RULES_POS_NONE || ((before_ordered >> b.reach[c]) & 1));
+        for (uint32_t i = 0; i < t->n_after && good; i++)
+            if (sc_rules_stamp_cls(t->after[i]) == c && !((stamps_ordered >> i) & 1))
+                good = 0;
+        ok |= (unsigned)good << c;
     }
-    return any;
+    return ok;
 }
 
-/* Does `next`, what an access left on `moved`, hold at LSYNC only classes that
- * `moved` held there (no access of the movers joined them), so that the pair may go
- * on with `next` in place of `moved`? */
-SC_HD static inline int sc_rules_moved_kept(uint64_t moved, uint64_t next)
+/* The access of class c that trail t names as one not ordered before an access: the
+ * first stamp of class c not ordered (bit i of `stamps_ordered` clear), else the own
+ * access of `before`'s recorder when `before` holds c at SELF and that is not ordered
+ * (`before_ordered`), stamped with its site from `before_site`; 0: none. A report names
+ * it where the word only summarizes it. */
+SC_HD static inline uint64_t sc_rules_trail_partner(const ScRulesTrail *t, int c, int before_ordered,
+                                                    unsigned stamps_ordered)
 {
-    if (sc_rules_is_split(next))
+    for (uint32_t i = 0; i < t->n_after; i++)
+        if (sc_rules_stamp_cls(t->after[i]) == c && !((stamps_ordered >> i) & 1))
+            return t->after[i];
+    if (sc_rules_reach(t->before, c) != SC_RULES_POS_SELF || ((before_ordered >> SC_RULES_POS_SELF) & 1))
         return 0;
-    ScRulesState m = sc_rules_decode(moved), n = sc_rules_decode(next);
-    for (int c = 0; c < SC_RULES_NCLS; c++)
-        if (n.reach[c] == SC_RULES_POS_LSYNC && m.reach[c] != SC_RULES_POS_LSYNC)
-            return 0;
-    return 1;
+    uint32_t id = sc_rules_site_of(t->before_site, c);
+    uint64_t site = id < (1u << SC_RULES_STAMP_SITE_BITS) - 1u ? (uint64_t)id + 1u : 0u;
+    return (t->before & SC_RULES_WHO_FIELD) | (uint64_t)(c + 1) | site << 3;
 }
 
 #endif

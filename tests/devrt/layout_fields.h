@@ -38,6 +38,8 @@
     FIELD(ScDevThread, spin_addr)                                                              \
     FIELD(ScDevThread, acq_flags)                                                              \
     FIELD(ScDevThread, last_acq_meta)                                                          \
+    FIELD(ScDevThread, trail_classes)                                                          \
+    FIELD(ScDevThread, trail_named)                                                            \
     SIZE(ScDevAsync)                                                                           \
     FIELD(ScDevAsync, copies)                                                                  \
     FIELD(ScDevAsync, clocks)                                                                  \
@@ -93,11 +95,13 @@
     FIELD(ScDevLaunch, sync_table)                                                             \
     FIELD(ScDevLaunch, sync_nodes)                                                             \
     FIELD(ScDevLaunch, sync_used)                                                              \
+    FIELD(ScDevLaunch, trails_lost)                                                            \
     FIELD(ScDevLaunch, unsplit_accesses)                                                       \
-    FIELD(ScDevLaunch, moves)                                                                  \
+    FIELD(ScDevLaunch, trails)                                                                 \
     FIELD(ScDevLaunch, async_unfollowed)                                                       \
     FIELD(ScDevLaunch, const_rows)                                                             \
     FIELD(ScDevLaunch, async)                                                                  \
+    FIELD(ScDevLaunch, released)                                                               \
     SIZE(ScDevSyncNode)                                                                        \
     FIELD(ScDevSyncNode, rec)                                                                  \
     FIELD(ScDevSyncNode, prev)                                                                 \

@@ -198,9 +198,10 @@ typedef struct Mem {
     uint8_t split[2];
     uint8_t taint[2]; /* a race was decided on the word: from then on only soundness */
     uint8_t acquired[2]; /* an acquired release ordered an access of the word's history */
-    /* The runtime's second readers (devrt.cu, note_move): per word, what the last
-     * move found and left. */
-    uint64_t move_before[2], move_after[2];
+    /* The runtime's trails (devrt.cu, __scord_note_trail): per word, its trail and
+     * the word the trail led to; the site word's SC_RULES_SITE_TRAIL says it has one. */
+    ScRulesTrail trail[2];
+    uint64_t trail_now[2];
     SyncState sync;
 } Mem;
 
@@ -466,64 +467,90 @@ static uint64_t sut_cover(uint64_t w, const ScRulesAccess *a)
     return all ? all : partial;
 }
 
-/* Does the runtime let access a take word w's LSYNC classes as ordered (ScRulesAccess
- * .moved): a move left w as it is, an LSYNC class conflicts with a and its clocks do
- * not order it, and a is ordered after those classes where the word the move found
- * held them, through its clocks or the move's record if a holds it. */
-static int sut_moved(const Mem *m, int w, const ScRulesAccess *a)
+/* The classes of word w the runtime lets access a take as ordered through the word's
+ * trail (ScRulesAccess.moved; __scord_acquired_cover): when the site word says w has
+ * a trail and a class that conflicts with a is not
+ * ordered by a's clocks; the word the trail began with is judged with the first of a's
+ * records that covers all of its recorder, each access since with the first that
+ * covers it. */
+static unsigned sut_trail_classes(const Sim *s, int t, int w, const ScRulesAccess *a)
 {
+    const Mem *m = &s->mem;
     uint64_t now = m->word[w];
-    if (!m->move_after[w] || m->move_after[w] != now)
+    if (!(m->site[w] & SC_RULES_SITE_TRAIL) ||
+        m->trail_now[w] != now || sc_rules_is_split(now) || !(now & ~SC_RULES_MASK_FIELD))
         return 0;
+    unsigned long hits[64];
+    memcpy(hits, cov_hits, sizeof hits); /* not decisions of the rules */
     ScRulesState st = sc_rules_decode(now);
     RulesRel rel = rules_relate_clocks(&st, a);
-    if (rel.same_thr || rules_ordered_clocks(&rel, SC_RULES_POS_LSYNC))
-        return 0;
     int conflicts = 0;
     for (int c = 0; c < SC_RULES_NCLS; c++)
-        conflicts |= st.reach[c] == SC_RULES_POS_LSYNC && (rules_is_write(c) || rules_is_write(a->cls));
-    if (!conflicts)
-        return 0;
-    ScRulesAccess x = *a;
-    ScRulesState before = sc_rules_decode(m->move_before[w]);
-    uint64_t rec = 0;
-    unsigned long hits[64];
-    memcpy(hits, cov_hits, sizeof hits);
-    for (uint32_t i = 0; i < a->n_acq && !rec; i++)
-        if (sc_rules_release_covers(a->acq[i], &before) == SC_RULES_COVERS_ALL)
-            rec = a->acq[i];
-    x.acq = &rec;
-    x.n_acq = rec != 0;
-    x.moved = 0;
-    int ordered = sc_rules_moved_ordered(m->move_before[w], now, sc_rules_ordered_positions(m->move_before[w], &x));
+        conflicts |= (rules_is_write(c) || rules_is_write(a->cls)) && !rules_ordered_clocks(&rel, st.reach[c]);
+    unsigned classes = 0;
+    if (conflicts) {
+        const ScRulesTrail *tr = &m->trail[w];
+        ScRulesAccess x = *a;
+        ScRulesState before = sc_rules_decode(tr->before);
+        uint64_t rec = 0;
+        for (uint32_t i = 0; i < a->n_acq && !rec; i++)
+            if (sc_rules_release_covers(a->acq[i], &before) == SC_RULES_COVERS_ALL)
+                rec = a->acq[i];
+        x.acq = &rec;
+        x.n_acq = rec != 0;
+        x.moved = 0;
+        int before_ordered = sc_rules_ordered_positions(tr->before, &x);
+        unsigned after_ordered = 0;
+        for (uint32_t k = 0; k < tr->n_after; k++) {
+            uint64_t word = sc_rules_stamp_word(tr->after[k]);
+            ScRulesState one = sc_rules_decode(word);
+            rec = 0;
+            for (uint32_t i = 0; i < a->n_acq && !rec; i++)
+                if ((sc_rules_release_covers(a->acq[i], &one) >> SC_RULES_POS_SELF) & 1)
+                    rec = a->acq[i];
+            x.n_acq = rec != 0;
+            after_ordered |= ((sc_rules_ordered_positions(word, &x) >> SC_RULES_POS_SELF) & 1u) << k;
+        }
+        classes = sc_rules_trail_classes(tr, before_ordered, after_ordered);
+    }
     memcpy(cov_hits, hits, sizeof hits);
-    return ordered;
+    return classes;
 }
 
-/* After access a, of a thread whose latest release is `release`, turned word w from
- * `old` into `next` (no race): note a move, or go on with the one it took as a second
- * reader, as the runtime does (devrt.cu, may_move and __scord_note_move). */
-static void sut_note_move(Mem *m, int w, const ScRulesAccess *a, uint64_t release, uint64_t old,
-                          uint64_t next)
+/* After access a of thread t turned word w from `old` into `next` (no race), with the
+ * site word `site` (the new one, its trail bit clear unless the word stayed): keep the
+ * word's trail or begin one, as the runtime does for a word of global memory
+ * (devrt.cu, may_trail and __scord_note_trail). Returns the site word with the trail
+ * bit as the runtime leaves it. */
+static uint64_t sut_note_trail(Sim *s, int t, int w, const ScRulesAccess *a, uint32_t id, uint64_t old,
+                               uint64_t next, uint64_t site)
 {
-    if (next == old)
-        return;
-    if (a->moved) {
-        if (sc_rules_moved_kept(old, next))
-            m->move_after[w] = next;
-        return;
-    }
-    ScRulesState st = sc_rules_decode(old);
+    Mem *m = &s->mem;
+    int trailed = (m->site[w] & SC_RULES_SITE_TRAIL) != 0;
+    if (next == old || a->cls == SC_RULES_CLS_WRITE)
+        return next == old ? site : site & ~SC_RULES_SITE_TRAIL;
     unsigned long hits[64];
-    memcpy(hits, cov_hits, sizeof hits); /* not a decision of the rules */
-    int moved = sut_cover(old, a) ? sc_rules_moved(old, next)
-                                  : a->sync_now != a->sync_floor && sc_rules_moved_self(old, next) && release &&
-                                        sc_rules_release_covers(release, &st) == SC_RULES_COVERS_ALL;
+    memcpy(hits, cov_hits, sizeof hits); /* not decisions of the rules */
+    int begin = 0, released = 0;
+    for (int u = 0; u < s->suite->nthreads; u++)
+        released |= m->sync.release[u] != 0;
+    if (!trailed)
+        begin = (released && (a->cls == SC_RULES_CLS_READ || a->cls == SC_RULES_CLS_SREAD) &&
+                 (old & ~SC_RULES_MASK_FIELD)) ||
+                (sut_cover(old, a) && sc_rules_restated(next));
     memcpy(cov_hits, hits, sizeof hits);
-    if (moved) {
-        m->move_before[w] = old;
-        m->move_after[w] = next;
+    if (!trailed && !begin)
+        return site & ~SC_RULES_SITE_TRAIL;
+    ScRulesTrail *tr = &m->trail[w];
+    if (!trailed || m->trail_now[w] != old) {
+        tr->before = old;
+        tr->before_site = m->site[w];
+        tr->n_after = 0;
+        tr->lost = 0;
     }
+    sc_rules_trail_add(tr, sc_rules_stamp(a, id));
+    m->trail_now[w] = next;
+    return site | SC_RULES_SITE_TRAIL;
 }
 
 /* Runs one access through the shadow as the runtime would: word, or byte cells once
@@ -556,7 +583,7 @@ static int sut_access(Sim *s, int t, const Op *op, ScRulesVerdict *out)
         uint32_t id = (uint32_t)s->ref.naccess - 1; /* mr_access went first */
         /* Like the runtime, always ask the word first: a split word says so. */
         a.hint = s->mem.site[w];
-        a.moved = s->suite->scoped && !s->mem.split[w] && sut_moved(&s->mem, w, &a);
+        a.moved = (uint8_t)(s->suite->scoped && !s->mem.split[w] ? sut_trail_classes(s, t, w, &a) : 0);
         r[0] = sc_rules_access(s->mem.word[w], &a, &n, &v);
         if (s->mem.split[w] && r[0] != SC_RULES_SPLIT)
             return -1;
@@ -565,9 +592,12 @@ static int sut_access(Sim *s, int t, const Op *op, ScRulesVerdict *out)
                 if (r[0] == SC_RULES_UNCHANGED && n != s->mem.word[w])
                     return -1; /* the contract: UNCHANGED leaves the word as it is */
                 nm[0] = v.prev_exact ? sc_rules_site_of(a.hint, v.prev_cls) : SC_RULES_SITE_NONE;
-                s->mem.site[w] = sc_rules_site_next(s->mem.site[w], s->mem.word[w], n, &a, id, 0);
+                uint64_t site = sc_rules_site_next(s->mem.site[w], s->mem.word[w], n, &a, id, 0) & ~SC_RULES_SITE_TRAIL;
+                if (n == s->mem.word[w])
+                    site |= s->mem.site[w] & SC_RULES_SITE_TRAIL;
                 if (s->suite->scoped && (r[0] == SC_RULES_OK || r[0] == SC_RULES_WARN))
-                    sut_note_move(&s->mem, w, &a, s->mem.sync.release[t], s->mem.word[w], n);
+                    site = sut_note_trail(s, t, w, &a, id, s->mem.word[w], n, site);
+                s->mem.site[w] = site;
                 s->mem.word[w] = n;
                 note_state(n);
                 vs[0] = v;

@@ -1166,77 +1166,169 @@ TEST(holds_at_finds_a_position_among_the_classes)
     }
 }
 
-/* The last block of a grid reduction: its thread writes the total, releases, stores
- * the flag, releases again (waiting for its own flag with a fence) and reads the
- * total, before block 1, which took the first release, reads it. The reread moved the
- * write to LSYNC of the writer's newer clock, which the first release does not cover;
- * the word as it was before the reread, which it covers, orders it (a move). */
-TEST(releaser_rereading_past_a_later_release_moves_its_write)
+/* The classes of the word trail t led to that access a may take as ordered, judged as
+ * the runtime judges them (__scord_acquired_cover): `before` with the first of a's
+ * records that covers all of its recorder, each stamp with the first that covers it. */
+static unsigned trail_classes_naming(const ScRulesTrail *t, ScRulesAccess a, uint64_t *partner)
+{
+    ScRulesAccess x = a;
+    uint64_t rec = 0;
+    ScRulesState st = sc_rules_decode(t->before);
+    for (uint32_t i = 0; i < a.n_acq && !rec; i++)
+        if (sc_rules_release_covers(a.acq[i], &st) == SC_RULES_COVERS_ALL)
+            rec = a.acq[i];
+    x.acq = &rec;
+    x.n_acq = rec != 0;
+    int before_ordered = sc_rules_ordered_positions(t->before, &x);
+    unsigned after_ordered = 0;
+    for (uint32_t k = 0; k < t->n_after; k++) {
+        uint64_t word = sc_rules_stamp_word(t->after[k]);
+        st = sc_rules_decode(word);
+        rec = 0;
+        for (uint32_t i = 0; i < a.n_acq && !rec; i++)
+            if ((sc_rules_release_covers(a.acq[i], &st) >> SC_RULES_POS_SELF) & 1)
+                rec = a.acq[i];
+        x.n_acq = rec != 0;
+        after_ordered |= ((sc_rules_ordered_positions(word, &x) >> SC_RULES_POS_SELF) & 1u) << k;
+    }
+    if (partner)
+        *partner = sc_rules_trail_partner(t, SC_RULES_CLS_READ, before_ordered, after_ordered);
+    return sc_rules_trail_classes(t, before_ordered, after_ordered);
+}
+
+static unsigned trail_classes(const ScRulesTrail *t, ScRulesAccess a)
+{
+    return trail_classes_naming(t, a, NULL);
+}
+
+/* Runs access a on word x and adds it to trail t, as the runtime does for a word whose
+ * trail goes on. */
+static int run_trailed(uint64_t *x, ScRulesTrail *t, ScRulesAccess a, ScRulesVerdict *v)
+{
+    static uint32_t site;
+    uint64_t old = *x;
+    int r = run(x, a, v);
+    if (*x != old)
+        sc_rules_trail_add(t, sc_rules_stamp(&a, ++site));
+    return r;
+}
+
+/* Rule 110's border cell: lane 0 of block 0's warp writes it, a full __syncwarp, lane 0
+ * releases; after the next full __syncwarp lanes 1 and 0 read it (their clocks order
+ * the write) and put it at WSYNC of the reader, where the release, made before those
+ * reads, covers nothing. The neighbour in block 1 took the release and reads the cell:
+ * the word alone says it races; its trail, begun at the first lane's read (the writer
+ * had released since its write), orders the write through the release. Then the
+ * neighbour releases, lane 0 takes that release and writes the cell again: the reads
+ * of its own lanes sit at GRID of the neighbour's read, and the trail orders them
+ * through its clocks and the neighbour's read through the release. A thread of block
+ * 1 that took nothing is ordered by neither. */
+TEST(trail_orders_a_border_cell_its_owners_read_before_the_neighbour)
 {
     ScRulesVerdict v;
     uint64_t x = 0, n;
     world(0, 0);
     run(&x, mk(0, 0, W, NONE, 0xf), &v);
-    uint64_t first = release_of(0, 0, 1), before = x;
+    sc_rules_warp_sync(&wclk[0][0], 0x3u, 1);
+    uint64_t rec = release_of(0, 0, 1);
+    sc_rules_warp_sync(&wclk[0][0], 0x3u, 1);
+    ScRulesState st = sc_rules_decode(x);
+    CHECK_INT(SC_RULES_COVERS_ALL, sc_rules_release_covers(rec, &st));
+    ScRulesTrail t = {x, 0, {0}, 0, 0};
+    CHECK_INT(SC_RULES_OK, run_trailed(&x, &t, mk(0, 1, R, NONE, 0xf), &v));
+    CHECK(sc_rules_restated(x));
+    CHECK_INT(SC_RULES_OK, run_trailed(&x, &t, mk(0, 0, R, NONE, 0xf), &v));
+    ScRulesAccess neighbour = acquiring(mk(1, 31, R, NONE, 0xf), &rec, 1);
+    CHECK_INT(SC_RULES_RACE, sc_rules_access(x, &neighbour, &n, &v));
+    unsigned classes = trail_classes(&t, neighbour);
+    CHECK(classes & (1u << W));
+    CHECK(!(classes & (1u << R)));
+    ScRulesAccess idle = mk(1, 30, R, NONE, 0xf);
+    CHECK(!(trail_classes(&t, idle) & (1u << W)));
+    neighbour.moved = (uint8_t)classes;
+    CHECK_INT(SC_RULES_OK, run_trailed(&x, &t, neighbour, &v));
+    CHECK_INT(3u, t.n_after);
+
+    uint64_t back = release_of(1, 31, 1);
+    sc_rules_warp_sync(&wclk[0][0], 0x3u, 1);
+    ScRulesAccess owner = acquiring(mk(0, 0, W, NONE, 0xf), &back, 1);
+    CHECK_INT(SC_RULES_RACE, sc_rules_access(x, &owner, &n, &v));
+    classes = trail_classes(&t, owner);
+    CHECK(classes & (1u << R));
+    owner.moved = (uint8_t)classes;
+    CHECK_INT(SC_RULES_OK, run(&x, owner, &v));
+    /* Without the release, the neighbour's read is not ordered before the owner's
+     * write, and the trail names it (the word summarizes it at GRID). */
+    uint64_t partner = 0;
+    CHECK(!(trail_classes_naming(&t, mk(0, 0, W, NONE, 0xf), &partner) & (1u << R)));
+    CHECK_INT(R, sc_rules_stamp_cls(partner));
+    CHECK_INT(31u, (uint32_t)((partner >> SC_RULES_LANE_SHIFT) & 31u));
+    CHECK_INT(1u, (uint32_t)((partner >> SC_RULES_BLK_SHIFT) & 0x3fffu));
+}
+
+/* The last block of a grid reduction: its thread writes the total, releases, stores
+ * the flag, releases again (waiting for its own flag with a fence) and reads the
+ * total, before block 1, which took the first release, reads it. The reread put the
+ * write at LSYNC of the writer's newer clock, which the first release does not cover;
+ * the trail the reread began (its thread had released since the write) orders it. */
+TEST(trail_orders_a_write_its_releaser_reread_past_a_later_release)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0, n;
+    world(0, 0);
+    run(&x, mk(0, 0, W, NONE, 0xf), &v);
+    uint64_t first = release_of(0, 0, 1);
     uint64_t second = release_of(0, 0, 1);
-    CHECK_INT(SC_RULES_OK, run(&x, mk(0, 0, R, NONE, 0xf), &v));
-    CHECK(sc_rules_moved_self(before, x));
-    ScRulesState st = sc_rules_decode(before);
+    ScRulesState st = sc_rules_decode(x);
     CHECK_INT(SC_RULES_COVERS_ALL, sc_rules_release_covers(second, &st));
+    ScRulesTrail t = {x, 0, {0}, 0, 0};
+    CHECK_INT(SC_RULES_OK, run_trailed(&x, &t, mk(0, 0, R, NONE, 0xf), &v));
+    CHECK(sc_rules_restated(x));
     ScRulesAccess reader = acquiring(mk(1, 0, R, NONE, 0xf), &first, 1);
     CHECK_INT(SC_RULES_RACE, sc_rules_access(x, &reader, &n, &v));
-    CHECK(sc_rules_moved_ordered(before, x, sc_rules_ordered_positions(before, &reader)));
-    reader.moved = 1;
+    reader.moved = (uint8_t)trail_classes(&t, reader);
+    CHECK(reader.moved & (1u << W));
     CHECK_INT(SC_RULES_OK, run(&x, reader, &v));
-    /* Another thread recorded is no move of the recorder's own. */
-    CHECK(!sc_rules_moved_self(before, x));
 }
 
 /* Second readers: blocks 1, 3 and 2 take one release of block 0 and read its write.
- * The word keeps one recorder, so the second is not ordered after the write the
- * first one's move left at LSYNC; with the word before the move and the release, it
- * may take it as ordered (ScRulesAccess.moved), and so may a third. A writer that
- * took the release still races with the readers, and a reader that took nothing is
- * not ordered. */
-TEST(second_reader_of_a_release_takes_what_the_move_left)
+ * The word keeps one recorder, so the second is not ordered after the write the first
+ * one's read left at LSYNC; the trail the first read began orders it, and the third.
+ * A writer that took the release still races with the readers, a reader that took
+ * nothing is not ordered, and a trail that is full begins again at the word as it is. */
+TEST(trail_orders_second_readers_of_a_release)
 {
     ScRulesVerdict v;
     uint64_t x = 0, n;
     world(0, 0);
     run(&x, mk(0, 0, W, NONE, 0xf), &v);
-    uint64_t rec = release_of(0, 0, 1), before = x;
-    CHECK_INT(SC_RULES_OK, run(&x, acquiring(mk(1, 0, R, NONE, 0xf), &rec, 1), &v));
-    CHECK(sc_rules_moved(before, x));
-    uint64_t moved = x;
+    uint64_t rec = release_of(0, 0, 1);
+    ScRulesTrail t = {x, 0, {0}, 0, 0};
+    CHECK_INT(SC_RULES_OK, run_trailed(&x, &t, acquiring(mk(1, 0, R, NONE, 0xf), &rec, 1), &v));
+    CHECK(sc_rules_restated(x));
     ScRulesAccess second = acquiring(mk(3, 0, R, NONE, 0xf), &rec, 1);
-    CHECK_INT(SC_RULES_RACE, sc_rules_access(moved, &second, &n, &v));
-    CHECK(sc_rules_moved_ordered(before, moved, sc_rules_ordered_positions(before, &second)));
-    ScRulesAccess none = mk(3, 32, R, NONE, 0xf);
-    CHECK(!sc_rules_moved_ordered(before, moved, sc_rules_ordered_positions(before, &none)));
+    CHECK_INT(SC_RULES_RACE, sc_rules_access(x, &second, &n, &v));
+    second.moved = (uint8_t)trail_classes(&t, second);
+    CHECK(second.moved & (1u << W));
+    CHECK(!(trail_classes(&t, mk(3, 32, R, NONE, 0xf)) & (1u << W)));
     ScRulesAccess writer = acquiring(mk(3, 0, W, NONE, 0xf), &rec, 1);
-    writer.moved = 1;
-    CHECK_INT(SC_RULES_RACE, sc_rules_access(moved, &writer, &n, &v));
-    second.moved = 1;
-    CHECK_INT(SC_RULES_OK, run(&x, second, &v));
-    CHECK(sc_rules_moved_kept(moved, x));
+    writer.moved = (uint8_t)trail_classes(&t, writer);
+    CHECK(!(writer.moved & (1u << R)));
+    CHECK_INT(SC_RULES_RACE, sc_rules_access(x, &writer, &n, &v));
+    CHECK_INT(SC_RULES_OK, run_trailed(&x, &t, second, &v));
     ScRulesAccess third = acquiring(mk(2, 0, R, NONE, 0xf), &rec, 1);
-    CHECK(sc_rules_moved_ordered(before, x, sc_rules_ordered_positions(before, &third)));
-    third.moved = 1;
-    CHECK_INT(SC_RULES_OK, run(&x, third, &v));
-    /* A thread of the mover's warp that its clocks order after the mover's read, and
-     * that writes, puts that read at LSYNC: the pair may not go on past it. */
-    world(0, 0);
-    x = 0;
-    run(&x, mk(0, 0, W, NONE, 0xf), &v);
-    rec = release_of(0, 0, 1);
-    before = x;
-    run(&x, acquiring(mk(1, 0, R, NONE, 0xf), &rec, 1), &v);
-    moved = x;
-    sc_rules_warp_sync(&wclk[1][0], 0x3u, 0);
-    ScRulesAccess mate = acquiring(mk(1, 1, SW, GPU, 0xf), &rec, 1);
-    mate.moved = 1;
-    CHECK_INT(SC_RULES_OK, run(&x, mate, &v));
-    CHECK(!sc_rules_moved_kept(moved, x));
+    third.moved = (uint8_t)trail_classes(&t, third);
+    CHECK(third.moved & (1u << W));
+    CHECK_INT(SC_RULES_OK, run_trailed(&x, &t, third, &v));
+    CHECK_INT(3u, t.n_after);
+    /* A fourth reader fills the trail: the first reader's read is lost, its class
+     * kept; a fifth reader still finds the write ordered, a writer not the reads. */
+    ScRulesAccess fourth = acquiring(mk(4, 0, R, NONE, 0xf), &rec, 1);
+    fourth.moved = (uint8_t)trail_classes(&t, fourth);
+    CHECK_INT(SC_RULES_OK, run_trailed(&x, &t, fourth, &v));
+    CHECK_INT(1u << R, t.lost);
+    CHECK(trail_classes(&t, acquiring(mk(5, 0, R, NONE, 0xf), &rec, 1)) & (1u << W));
+    CHECK(!(trail_classes(&t, acquiring(mk(5, 0, W, NONE, 0xf), &rec, 1)) & (1u << R)));
 }
 
 int main(void)
@@ -1277,7 +1369,8 @@ int main(void)
     RUN(cluster_barrier_orders_a_shared_words_whole_history);
     RUN(reads_of_other_warps_join_a_history_of_reads);
     RUN(holds_at_finds_a_position_among_the_classes);
-    RUN(releaser_rereading_past_a_later_release_moves_its_write);
-    RUN(second_reader_of_a_release_takes_what_the_move_left);
+    RUN(trail_orders_a_write_its_releaser_reread_past_a_later_release);
+    RUN(trail_orders_second_readers_of_a_release);
+    RUN(trail_orders_a_border_cell_its_owners_read_before_the_neighbour);
     return TEST_REPORT();
 }
