@@ -1461,7 +1461,8 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
      * newest first. */
     const ScDevThread *th = thread_state(l, slot);
     uint32_t own = th->last_acq;
-    for (uint32_t k = 0; k <= SC_DEV_ACQ_SET && k <= n_set && budget; k++) {
+    bool done = false;
+    for (uint32_t k = 0; k <= SC_DEV_ACQ_SET && k <= n_set && budget && !done; k++) {
         uint32_t head = own, meta = th->last_acq_meta;
         if (k > 0) {
             uint32_t i = (n_set - k) % SC_DEV_ACQ_SET;
@@ -1497,7 +1498,7 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
         flags |= SC_DEV_ACQ_LOCK(meta) ? ACQ_LOCK : 0u;
         uint32_t stack[4], sp = 0, walked = 0;
         stack[sp++] = head;
-        while (sp && walked < ACQ_WALK && budget) {
+        while (sp && walked < ACQ_WALK && budget && !done) {
             uint32_t item = stack[--sp], seq = item & ~ACQ_TRUSTED;
             for (; seq && walked < ACQ_WALK && budget; walked++, budget--) {
                 uint64_t rec;
@@ -1528,8 +1529,8 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
                     } else if (reaches && (sc_rules_rec_blk(taken) & ((1u << SC_RULES_BLK_BITS) - 1u)) == s->blk) {
                         flags |= ACQ_RECORDER_BLOCK;
                     }
-                    if (found && !unsettled)
-                        budget = 0; /* the walk stops at the first record that covers s */
+                    if ((done = found && !unsettled))
+                        break; /* the walk stops at the first record that covers s */
                 }
                 if (broken && !((flags >> 8) & 0xffu))
                     flags |= broken << 8;
