@@ -1027,12 +1027,19 @@ static __device__ uint32_t read_attempt(const ScDevLaunch *l, uint64_t key, uint
  * is read now, not when they were read (the check of every strong read and atomic
  * would otherwise look the flag up in the sync table), and now also sees a lock given
  * back between a compare-and-swap's hook and the instruction (seen:
- * global_lock_acquire_fence_race's second holder named no lock). */
-static __device__ uint32_t latest_attempt(const ScDevLaunch *l, const ScDevThread *th)
+ * global_lock_acquire_fence_race's second holder named no lock). `with_blocks`: the
+ * attempt must be one through which another block could have synchronized with this
+ * thread, so a flag in its own block's shared memory is none when the launch has no
+ * clusters of several blocks (a block's relaxed atomicAdd into its shared histogram
+ * named its later race with another block missing_fence: the bundled example). */
+static __device__ uint32_t latest_attempt(const ScDevLaunch *l, uint32_t slot, const ScDevThread *th,
+                                          bool with_blocks)
 {
+    bool own_shared_only = with_blocks && !launch_clusters(block_state(l, slot));
     for (uint32_t i = 0; i < SC_DEV_PENDING; i++) {
         uint32_t info = th->pending_info[i];
-        uint32_t cause = th->pending[i] && !(info & (PENDING_GAVE | PENDING_KEPT))
+        bool shared = th->pending[i] >> 63;
+        uint32_t cause = th->pending[i] && !(info & (PENDING_GAVE | PENDING_KEPT)) && !(shared && own_shared_only)
                              ? read_attempt(l, th->pending[i], info)
                              : 0;
         if (cause)
@@ -1065,7 +1072,7 @@ extern "C" __device__ __noinline__ void __scord_release(ScDevLaunch *l, uint32_t
         l->released = 1;
     th->release_fresh = FRESH_STRONG | FRESH_ANY;
     th->release_also = th->last_acq;
-    th->release_broken = latest_attempt(l, th);
+    th->release_broken = latest_attempt(l, slot, th, false);
 }
 
 /* Adds a chain this thread took (head), or the cause of its failed attempt
@@ -1578,7 +1585,7 @@ static __device__ int scoped_cause(const ScDevLaunch *l, uint32_t slot, const Sc
     if (weak_flag && rules_is_strong(v->prev_cls))
         return DEV_CAUSE_NON_STRONG_SYNC;
     const ScDevThread *th = thread_state(l, slot);
-    uint32_t attempt = latest_attempt(l, th);
+    uint32_t attempt = latest_attempt(l, slot, th, cause == DEV_CAUSE_UNSYNCHRONIZED_BLOCKS);
     if (attempt)
         return (int)attempt - 1;
     bool lock = th->lock_user || (acq_flags & ACQ_LOCK);
