@@ -1039,9 +1039,8 @@ static __device__ uint32_t latest_attempt(const ScDevLaunch *l, uint32_t slot, c
     for (uint32_t i = 0; i < SC_DEV_PENDING; i++) {
         uint32_t info = th->pending_info[i];
         bool shared = th->pending[i] >> 63;
-        uint32_t cause = th->pending[i] && !(info & (PENDING_GAVE | PENDING_KEPT)) && !(shared && own_shared_only)
-                             ? read_attempt(l, th->pending[i], info)
-                             : 0;
+        bool noted = th->pending[i] && !(info & (PENDING_GAVE | PENDING_KEPT)) && !(shared && own_shared_only);
+        uint32_t cause = noted ? read_attempt(l, th->pending[i], info) : 0;
         if (cause)
             return cause;
     }
@@ -1254,7 +1253,8 @@ extern "C" __device__ void __scord_fence(uint32_t site, uint32_t info)
 /* One of the two sets of SC_DEV_TRAILS_WAYS entries where the word's trail may be
  * (k = 0, 1): with one, the sets that 131,072 words of Rule 110 filled lost a word's
  * trail about once a step. */
-static __device__ __forceinline__ ScDevTrail *trail_set(const ScDevLaunch *l, const uint64_t *word, uint32_t k)
+static __device__ __forceinline__ ScDevTrail *trail_set(const ScDevLaunch *l, const uint64_t *word,
+                                                         uint32_t k)
 {
     uint32_t sets = (1u << SC_DEV_TRAILS_BITS) / SC_DEV_TRAILS_WAYS;
     uint64_t h = mix64((uint64_t)word ^ (k ? 0x9e3779b97f4a7c15ull : 0u));
@@ -1263,7 +1263,8 @@ static __device__ __forceinline__ ScDevTrail *trail_set(const ScDevLaunch *l, co
 
 /* An entry's key: the shadow word's address (below 2^48), and the launch's tag in the
  * bits above, so that an entry of an earlier launch is free by its key alone. 0: the
- * word has no key (its trail is not kept). */
+ * word has no key (its trail is not kept). Tags 2^16 launches apart look alike: such
+ * an entry stays taken, and serves only a word whose shadow holds its `now` exactly. */
 static __device__ __forceinline__ uint64_t trail_key(const ScDevLaunch *l, const uint64_t *word)
 {
     uint64_t a = (uint64_t)word;
@@ -1282,16 +1283,29 @@ static __device__ ScDevTrail *trail_find(const ScDevLaunch *l, const uint64_t *w
     return 0;
 }
 
+/* A fence between the accesses to a trail's entry: at gpu scope for a word of global
+ * memory or of a cluster's shared memory, at block scope for a word of a block's own
+ * shared memory, whose trail only that block's threads read (a gpu-scope fence there
+ * made every tile read of transpose_mbarrier that began a trail pay for three). */
+static __device__ __forceinline__ void trail_fence(bool gpu)
+{
+    if (gpu)
+        __threadfence();
+    else
+        __threadfence_block();
+}
+
 /* The trail that led `word` to `now`, in *t: false when there is none (or it was not
  * kept). The thread that wrote the entry held the word and let it go with a release;
  * the caller read the word, and this fence orders that read before the entry's. */
-static __device__ bool trail_of(const ScDevLaunch *l, const uint64_t *word, uint64_t now, ScRulesTrail *t)
+static __device__ bool trail_of(const ScDevLaunch *l, const uint64_t *word, uint64_t now, ScRulesTrail *t,
+                                bool gpu)
 {
-    __threadfence();
+    trail_fence(gpu);
     ScDevTrail *e = trail_find(l, word, trail_key(l, word));
     if (!e || load_gpu64(&e->now) != now)
         return false;
-    __threadfence();
+    trail_fence(gpu);
     t->before = load_gpu64(&e->before);
     t->before_site = load_gpu64(&e->before_site);
     t->lost = (uint32_t)load_gpu64(&e->lost);
@@ -1301,7 +1315,7 @@ static __device__ bool trail_of(const ScDevLaunch *l, const uint64_t *word, uint
         if (t->after[k])
             t->n_after = k + 1;
     }
-    __threadfence();
+    trail_fence(gpu);
     return load_gpu64(&e->now) == now;
 }
 
@@ -1392,9 +1406,9 @@ static __device__ uint32_t settle_trail(const ScRulesTrail *t, const ScRulesStat
  * attempt ordered before this one (the block's lock its thread 0 did not get). How far
  * it reads depends on the access's class `cls` (below). `word` is the shadow word's
  * address when its site word says it has a trail (else 0): the walk then also looks for
- * records that cover the trail's accesses, and when the trail orders classes the
- * word's recorder does not, the answer carries SC_DEV_COVER_MOVED and
- * ScDevThread.trail_classes says which. The caller's clocks come as values (and pointers to the clock rows): not inlined, and
+ * records that cover the trail's accesses, and the answer carries SC_DEV_COVER_MOVED,
+ * ScDevThread.trail_classes and trail_named saying what the trail orders and names.
+ * The caller's clocks come as values (and pointers to the clock rows): not inlined, and
  * with no pointer to the caller's locals (nvcc clones such a function under a name the
  * runtime's linking refuses); inlined, it made every instrumented kernel need 212
  * registers on sm_90, against 143 without it. */
@@ -1445,10 +1459,11 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
      * that cover the word it began with (before_rec) and each access since
      * (after_rec), where the thread's clocks do not order them already. */
     ScRulesTrail trail;
-    bool trailed = word && budget == ACQ_WALK_TOTAL && trail_of(l, word, old, &trail);
+    bool trailed = word && budget == ACQ_WALK_TOTAL &&
+                   trail_of(l, word, old, &trail, !shared || launch_clusters(b));
     ScRulesState before_st = sc_rules_decode(trailed ? trail.before : 0);
     uint64_t before_rec = 0, after_rec[SC_RULES_TRAIL_MAX];
-    uint32_t unsettled = 0; /* bit i: access i of the trail, bit SC_RULES_TRAIL_MAX: the word it began with */
+    uint32_t unsettled = 0; /* bit i: access i; bit SC_RULES_TRAIL_MAX: the word it began with */
     if (trailed) {
         int held = 0;
         for (int c = 0; c < SC_RULES_NCLS; c++)
@@ -1457,7 +1472,8 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
             unsettled |= 1u << SC_RULES_TRAIL_MAX;
         for (uint32_t i = 0; i < trail.n_after; i++) {
             after_rec[i] = 0;
-            if (!((sc_rules_ordered_positions(sc_rules_stamp_word(trail.after[i]), &clocks) >> SC_RULES_POS_SELF) & 1))
+            uint64_t one = sc_rules_stamp_word(trail.after[i]);
+            if (!((sc_rules_ordered_positions(one, &clocks) >> SC_RULES_POS_SELF) & 1))
                 unsettled |= 1u << i;
         }
     }
@@ -1564,7 +1580,8 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
         unsigned classes = sc_rules_trail_classes(&trail, before_ordered, after_ordered);
         me->trail_classes = classes;
         for (int c = 0; c < SC_RULES_NCLS; c++)
-            me->trail_named[c] = (classes >> c) & 1u ? 0 : sc_rules_trail_partner(&trail, c, before_ordered, after_ordered);
+            me->trail_named[c] =
+                (classes >> c) & 1u ? 0 : sc_rules_trail_partner(&trail, c, before_ordered, after_ordered);
         answer |= SC_DEV_COVER_MOVED;
     }
     return answer;
@@ -1920,7 +1937,8 @@ static __device__ void let_go(const Access *a, uint64_t *p, uint64_t v)
 static __device__ __forceinline__ bool may_trail(const Access *a, const ScRulesAccess *r, const Shadow *sh,
                                                  int res, uint64_t old, uint64_t next, bool trailed)
 {
-    if (sh->cell || (res != SC_RULES_OK && res != SC_RULES_WARN) || next == old || r->cls == SC_RULES_CLS_WRITE)
+    if (sh->cell || (res != SC_RULES_OK && res != SC_RULES_WARN) || next == old ||
+        r->cls == SC_RULES_CLS_WRITE)
         return false;
     if (trailed)
         return true;
@@ -1941,10 +1959,10 @@ static __device__ __forceinline__ bool may_trail(const Access *a, const ScRulesA
  * transpose, reduce_block and stencil_2d on the H200. */
 extern "C" __device__ __noinline__ bool __scord_note_trail(ScDevLaunch *l, const uint64_t *word, bool trailed,
                                                                uint64_t old, uint64_t old_site, uint64_t next,
-                                                               uint64_t stamp)
+                                                               uint64_t stamp, bool gpu)
 {
     ScRulesTrail t;
-    if (!trailed || !trail_of(l, word, old, &t)) {
+    if (!trailed || !trail_of(l, word, old, &t, gpu)) {
         t.before = old;
         t.before_site = old_site;
         t.n_after = 0;
@@ -1957,13 +1975,13 @@ extern "C" __device__ __noinline__ bool __scord_note_trail(ScDevLaunch *l, const
         return false;
     }
     e->now = 0;
-    __threadfence();
+    trail_fence(gpu);
     e->before = t.before;
     e->before_site = t.before_site;
     e->lost = t.lost;
     for (uint32_t i = 0; i < SC_RULES_TRAIL_MAX; i++)
         e->after[i] = i < t.n_after ? t.after[i] : 0;
-    __threadfence();
+    trail_fence(gpu);
     e->now = next;
     return true;
 }
@@ -2009,7 +2027,8 @@ static __device__ bool write_pair(const Access *a, ScRulesAccess *r, const Shado
             return false;
         *next = n;
         if (trailing) {
-            if (__scord_note_trail(a->l, sh->word, trailed, *old, *site, n, sc_rules_stamp(r, a->cur.site)))
+            uint64_t stamp = sc_rules_stamp(r, a->cur.site);
+            if (__scord_note_trail(a->l, sh->word, trailed, *old, *site, n, stamp, a->gpu))
                 n_site |= SC_RULES_SITE_TRAIL;
             *sh->site = n_site;
             let_go(a, sh->word, n);
@@ -2036,7 +2055,8 @@ static __device__ bool write_pair(const Access *a, ScRulesAccess *r, const Shado
         uint64_t n_site = site_after(a, r, sh, *site, *old, *next);
         bool trailed = (*site & SC_RULES_SITE_TRAIL) != 0;
         if (may_trail(a, r, sh, *res, *old, *next, trailed) &&
-            __scord_note_trail(a->l, sh->word, trailed, *old, *site, *next, sc_rules_stamp(r, a->cur.site)))
+            __scord_note_trail(a->l, sh->word, trailed, *old, *site, *next, sc_rules_stamp(r, a->cur.site),
+                               a->gpu))
             n_site |= SC_RULES_SITE_TRAIL;
         if (n_site != *site)
             *sh->site = n_site;

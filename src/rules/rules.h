@@ -1202,7 +1202,8 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
         return;
     }
     if (cls == SC_RULES_CLS_READ && warn_c < 0 && !unsure_warn && fp == RULES_FP_SAME && !r.same_warp &&
-        !r.blk_synced && !r.acq && !(a->hint & SC_RULES_SITE_TRAIL) && (!r.same_blk || (a->bar_own == s->bar && !a->bar_seen)) &&
+        !r.blk_synced && !r.acq && !(a->hint & SC_RULES_SITE_TRAIL) &&
+        (!r.same_blk || (a->bar_own == s->bar && !a->bar_seen)) &&
         s->reach[SC_RULES_CLS_READ] >= (r.same_blk ? SC_RULES_POS_BLOCK : SC_RULES_POS_GRID)) {
         /* A weak read of another warp in the recorder's barrier epoch (of another
          * block), where the history already holds reads of other warps (blocks) and
@@ -1437,13 +1438,13 @@ SC_HD static inline int sc_rules_access_cell(uint64_t old, const ScRulesAccess *
  * off the shadow, a *trail* of such a word: the word as it was when the trail began
  * (`before`, with its site word) and every access since (each as a stamp, its thread,
  * clocks, class and site: sc_rules_stamp; past SC_RULES_TRAIL_MAX only the class of the
- * oldest is kept), good
- * while the shadow holds the word the last of them left. The history that word
- * summarizes is `before`'s and those accesses' (no other access changed the word
- * since, and none joined it unchanged: READ_JOINS waits), so a thread ordered after every access of
- * class c there (through its clocks or the releases it took, judged against `before`'s
- * recorder and each stamp as the rules judge a recorder) may take class c as ordered
- * (ScRulesAccess.moved). docs/rules.md section 11, "Trails". */
+ * oldest is kept), good while the shadow holds the word the last of them left. The
+ * history that word summarizes is `before`'s and those accesses' (no other access
+ * changed the word since, and none joined it unchanged: READ_JOINS does not apply), so
+ * a thread ordered after every access of class c there (through its clocks or the
+ * releases it took, judged against `before`'s recorder and each stamp as the rules
+ * judge a recorder) may take class c as ordered (ScRulesAccess.moved). docs/rules.md
+ * section 11, "Trails". */
 #define SC_RULES_TRAIL_MAX 3
 
 typedef struct ScRulesTrail {
@@ -1470,8 +1471,8 @@ SC_HD static inline int sc_rules_stamp_cls(uint64_t stamp) { return (int)(stamp 
 /* The word that holds the stamped access alone, as far as ordering goes. */
 SC_HD static inline uint64_t sc_rules_stamp_word(uint64_t stamp)
 {
-    return (stamp & SC_RULES_WHO_FIELD) | 0xfu |
-           (uint64_t)SC_RULES_POS_SELF << (SC_RULES_REACH_SHIFT + SC_RULES_POS_BITS * sc_rules_stamp_cls(stamp));
+    int shift = SC_RULES_REACH_SHIFT + SC_RULES_POS_BITS * sc_rules_stamp_cls(stamp);
+    return (stamp & SC_RULES_WHO_FIELD) | 0xfu | (uint64_t)SC_RULES_POS_SELF << shift;
 }
 
 /* The stamped access's site id, or SC_RULES_SITE_NONE. */
@@ -1511,11 +1512,9 @@ SC_HD static inline int sc_rules_holds_at(uint64_t w, unsigned p)
  * restated relative to that access, which a trail could keep as it was? */
 SC_HD static inline int sc_rules_restated(uint64_t next)
 {
-    /* BSYNC, WSYNC and LSYNC are the 3-bit fields 1 to 3: top bit clear, another set. */
-    uint64_t ones = 0, f = (next & SC_RULES_REACH_FIELD) >> SC_RULES_REACH_SHIFT;
-    for (int c = 0; c < SC_RULES_NCLS; c++)
-        ones |= (uint64_t)1 << (SC_RULES_POS_BITS * c);
-    return !sc_rules_is_split(next) && ((f | f >> 1) & ~(f >> 2) & ones) != 0;
+    return !sc_rules_is_split(next) &&
+           (sc_rules_holds_at(next, SC_RULES_POS_LSYNC) || sc_rules_holds_at(next, SC_RULES_POS_WSYNC) ||
+            sc_rules_holds_at(next, SC_RULES_POS_BSYNC));
 }
 
 /* The positions of the history of word w that are ordered before access a, through
