@@ -17,6 +17,7 @@
 static unsigned long cov_hits[64];
 #define SC_RULES_COV(id) (cov_hits[SC_RULES_COV_##id]++)
 #include "model/model_ref.h"
+#include "model/trail_judge.h"
 #include "rules/rules.h"
 #include "sc_test.h"
 
@@ -490,27 +491,8 @@ static unsigned sut_trail_classes(const Sim *s, int t, int w, const ScRulesAcces
     unsigned classes = 0;
     if (conflicts) {
         const ScRulesTrail *tr = &m->trail[w];
-        ScRulesAccess x = *a;
-        ScRulesState before = sc_rules_decode(tr->before);
-        uint64_t rec = 0;
-        for (uint32_t i = 0; i < a->n_acq && !rec; i++)
-            if (sc_rules_release_covers(a->acq[i], &before) == SC_RULES_COVERS_ALL)
-                rec = a->acq[i];
-        x.acq = &rec;
-        x.n_acq = rec != 0;
-        x.moved = 0;
-        int before_ordered = sc_rules_ordered_positions(tr->before, &x);
-        unsigned after_ordered = 0;
-        for (uint32_t k = 0; k < tr->n_after; k++) {
-            uint64_t word = sc_rules_stamp_word(tr->after[k]);
-            ScRulesState one = sc_rules_decode(word);
-            rec = 0;
-            for (uint32_t i = 0; i < a->n_acq && !rec; i++)
-                if ((sc_rules_release_covers(a->acq[i], &one) >> SC_RULES_POS_SELF) & 1)
-                    rec = a->acq[i];
-            x.n_acq = rec != 0;
-            after_ordered |= ((sc_rules_ordered_positions(word, &x) >> SC_RULES_POS_SELF) & 1u) << k;
-        }
+        unsigned after_ordered;
+        int before_ordered = trail_judge(tr, a, &after_ordered);
         classes = sc_rules_trail_classes(tr, before_ordered, after_ordered);
     }
     memcpy(cov_hits, hits, sizeof hits);

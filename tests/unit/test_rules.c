@@ -3,6 +3,7 @@
  * exhaustive comparison with the reference model is test_model. */
 #include "common/sc_defs.h"
 #include "devrt/devrt_state.h"
+#include "model/trail_judge.h"
 #include "rules/rules.h"
 #include "sc_test.h"
 
@@ -1167,30 +1168,11 @@ TEST(holds_at_finds_a_position_among_the_classes)
 }
 
 /* The classes of the word trail t led to that access a may take as ordered, judged as
- * the runtime judges them (__scord_acquired_cover): `before` with the first of a's
- * records that covers all of its recorder, each stamp with the first that covers it. */
+ * the runtime judges them (trail_judge), and in *partner the read the trail names. */
 static unsigned trail_classes_naming(const ScRulesTrail *t, ScRulesAccess a, uint64_t *partner)
 {
-    ScRulesAccess x = a;
-    uint64_t rec = 0;
-    ScRulesState st = sc_rules_decode(t->before);
-    for (uint32_t i = 0; i < a.n_acq && !rec; i++)
-        if (sc_rules_release_covers(a.acq[i], &st) == SC_RULES_COVERS_ALL)
-            rec = a.acq[i];
-    x.acq = &rec;
-    x.n_acq = rec != 0;
-    int before_ordered = sc_rules_ordered_positions(t->before, &x);
-    unsigned after_ordered = 0;
-    for (uint32_t k = 0; k < t->n_after; k++) {
-        uint64_t word = sc_rules_stamp_word(t->after[k]);
-        st = sc_rules_decode(word);
-        rec = 0;
-        for (uint32_t i = 0; i < a.n_acq && !rec; i++)
-            if ((sc_rules_release_covers(a.acq[i], &st) >> SC_RULES_POS_SELF) & 1)
-                rec = a.acq[i];
-        x.n_acq = rec != 0;
-        after_ordered |= ((sc_rules_ordered_positions(word, &x) >> SC_RULES_POS_SELF) & 1u) << k;
-    }
+    unsigned after_ordered;
+    int before_ordered = trail_judge(t, &a, &after_ordered);
     if (partner)
         *partner = sc_rules_trail_partner(t, SC_RULES_CLS_READ, before_ordered, after_ordered);
     return sc_rules_trail_classes(t, before_ordered, after_ordered);
