@@ -52,6 +52,7 @@ CAUSES = {
     "lock_scope": "error",
     "lock_no_fence": "error",
     "non_strong_sync": "error",
+    "grid_dependency": "error",
     "strong_vs_rmw": "warning",
     "barrier_divergence": "error",
 }

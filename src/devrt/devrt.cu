@@ -517,6 +517,7 @@ extern "C" __device__ void __scord_entry(uint32_t kernel)
     th->release_broken = 0;
     th->spin_addr = 0;
     th->spin_site = 0;
+    th->grid_waited = 0;
     if (l->async) {
         ScDevAsync *as = async_state(l, slot);
         as->n = 0;
@@ -1240,6 +1241,10 @@ extern "C" __device__ void __scord_fence(uint32_t site, uint32_t info)
     ScDevLaunch *l = checked_block(&slot);
     if (!l)
         return;
+    if (SC_ABI_INFO_KIND(info) == SC_ABI_KIND_GRID_WAIT) {
+        thread_state(l, slot)->grid_waited = 1;
+        return;
+    }
     uint32_t sem = SC_ABI_INFO_SEM(info), scope = SC_ABI_INFO_SCOPE(info);
     if (sem == SC_ABI_SEM_ACQUIRE || sem == SC_ABI_SEM_ACQ_REL)
         __scord_acquire(l, slot, scope);
@@ -2157,6 +2162,46 @@ static __device__ void check_word(const Access *a, uint64_t *word, uint64_t *sit
     }
 }
 
+/* The prerequisite grid's history of the word at a->base, for a thread of a dependent
+ * launch that has not passed griddepcontrol.wait (docs/devrt.md, "The prerequisite
+ * grid"): a race with it is reported against that grid's access, named when the site
+ * word keeps its instruction. That shadow does not change during the launch. */
+static __device__ void check_prior(const Access *a, const uint64_t *dir)
+{
+    uint64_t addr = a->base;
+    uint64_t table = __ldg((const unsigned long long *)dir + (addr >> SC_SHADOW_DIR_SHIFT));
+    if (!table)
+        return;
+    uint64_t chunk = __ldg((const unsigned long long *)table +
+                           ((addr >> SC_SHADOW_CHUNK_SHIFT) & ((1u << SC_SHADOW_CHUNK_BITS) - 1)));
+    if (!chunk)
+        return;
+    const uint64_t *w = chunk_word(chunk, addr);
+    uint64_t word = __ldg((const unsigned long long *)w), site = __ldg((const unsigned long long *)w + 1);
+    uint32_t byte = lowest_lane(a->rules.mask);
+    int cls = -1;
+    if (!sc_rules_is_split(word)) {
+        cls = sc_rules_prior_race(word, site, &a->rules, 0);
+    } else if (sc_rules_split_index(word) < a->l->split_cap) {
+        const uint64_t *cells = (const uint64_t *)a->l->prior_split + sc_rules_split_index(word) * SPLIT_GROUP;
+        for (uint32_t bytes = a->rules.mask; bytes && cls < 0; bytes &= bytes - 1) {
+            byte = lowest_lane(bytes);
+            word = __ldg((const unsigned long long *)&cells[2 * byte]);
+            site = __ldg((const unsigned long long *)&cells[2 * byte + 1]);
+            cls = sc_rules_prior_race(word, site, &a->rules, 1);
+        }
+    }
+    if (cls < 0)
+        return;
+    ScRulesState st = sc_rules_decode(word);
+    uint32_t named = sc_rules_site_of(site, cls);
+    RecSide prev = {named, SC_ABI_INFO(0, abi_kind((uint32_t)cls), 0, 0, SC_ABI_SPACE_GLOBAL),
+                    sc_rules_site_blk(site, word), st.warp * WARP_SIZE + st.lane};
+    if (named == SC_RULES_SITE_NONE)
+        prev.thread |= SC_DEV_WHO_ANY << SC_DEV_WHO_SHIFT;
+    record_race(a->l, DEV_CAUSE_GRID_DEPENDENCY, a->base + byte, &a->cur, &prev);
+}
+
 /* Takes the lock of a cache entry and returns the tag it had. A thread holds one
  * entry at a time and waits for nothing while it does, so a holder always finishes;
  * independent thread scheduling (sm_70+) lets it run while lanes of its own warp wait
@@ -2337,6 +2382,11 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     a.rules.cluster = launch_clusters(b);
     a.rules.shared = a.shared;
     a.acquired = load_cta32(&b->acq_next) != 0;
+    /* A dependent launch's thread before griddepcontrol.wait also meets the
+     * prerequisite grid's accesses. */
+    const uint64_t *prior = 0;
+    if (!a.shared && l->prior_dir && !thread_state(l, slot)->grid_waited)
+        prior = (const uint64_t *)l->prior_dir;
     /* Byte k of the access lies in word (addr % 4 + k) / 4 of it. */
     uint32_t first = (uint32_t)(addr & 3), end = first + size;
     for (uint32_t lo = first; lo < end; lo = (lo | 3u) + 1) {
@@ -2365,6 +2415,8 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
             word = &entry->shadow;
             site_word = &entry->site;
         }
+        if (prior && !entry)
+            check_prior(&a, prior);
         check_word(&a, word, site_word, entry != 0);
         if (entry)
             cache_entry_put(&a, entry);

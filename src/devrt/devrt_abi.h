@@ -32,7 +32,9 @@
  *       SC_ABI_INFO(0, SC_ABI_KIND_FENCE, sem, scope, 0); and just after an ld or atom
  *       with acquire semantics, with that access's own info (the acquire it made);
  *       after an mbarrier wait with acquire semantics only when the wait returned
- *       true (its phase completed).
+ *       true (its phase completed); and just after griddepcontrol.wait, info
+ *       SC_ABI_INFO(0, SC_ABI_KIND_GRID_WAIT, 0, 0, 0) (the prerequisite grid's
+ *       accesses are ordered before the thread's from then on).
  *   __scord_sync(.b64 addr, .b32 info, .b32 site)
  *       before an mbarrier arrive (info: an 8-byte read-modify-write with the
  *       arrive's semantics and scope) or wait (an 8-byte read): the synchronization
@@ -89,6 +91,7 @@ enum {
     SC_ABI_KIND_RMW = 3, /* atom */
     SC_ABI_KIND_RED = 4, /* red */
     SC_ABI_KIND_FENCE = 5,
+    SC_ABI_KIND_GRID_WAIT = 6, /* griddepcontrol.wait */
 };
 enum {
     SC_ABI_SEM_WEAK = 1,

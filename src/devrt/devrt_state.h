@@ -284,6 +284,8 @@ typedef struct ScDevThread {
     /* The lock word (cas/exch) this thread checked last and its site, until its next
      * fence: a spin's later attempts are not checked again (docs/devrt.md, "Spins"). */
     uint32_t spin_site;
+    uint32_t grid_waited;      /* passed griddepcontrol.wait: the prerequisite grid's
+                                  accesses are ordered before this thread's */
     uint64_t spin_addr;
     uint32_t acq_flags;        /* what the last failed look for a covering release saw */
     uint32_t last_acq_meta;    /* SC_DEV_ACQ_META of the take of last_acq */
@@ -391,6 +393,13 @@ typedef struct ScDevLaunch {
     uint32_t released;           /* a thread of the launch has released (a trail may
                                     begin at each read of global memory) */
     uint32_t pad_;
+    /* A launch with programmatic stream serialization after a checked launch in its
+     * stream: that grid's shadow as it ended, for accesses made before
+     * griddepcontrol.wait (docs/devrt.md, "The prerequisite grid"). prior_dir: a
+     * directory like shadow_dir (its chunks never cached, never marked), 0 when the
+     * launch depends on no checked grid; prior_split: that grid's split pool. */
+    uint64_t prior_dir;
+    uint64_t prior_split;
 } ScDevLaunch;
 
 #endif

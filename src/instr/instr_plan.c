@@ -537,6 +537,17 @@ static bool plan_fence(Planner *p, ScPtxStmt *s, const ScPtxFence *f)
            push_edit(p, &e);
 }
 
+/* griddepcontrol.wait orders every access of the prerequisite grid before the
+ * thread's next ones (a dependent launch's, docs/devrt.md); launch_dependents orders
+ * nothing. The runtime hears of the wait through the fence call, after it. */
+static bool plan_grid_wait(Planner *p, ScPtxStmt *s)
+{
+    ScInstrEdit e = {.kind = SC_INSTR_EDIT_FENCE, .stmt = s,
+                     .info = SC_ABI_INFO(0, SC_ABI_KIND_GRID_WAIT, 0, 0, 0)};
+    return sc_instr_add_site(p->sites, SC_INSTR_SITE_FENCE, SC_INSTR_UNCHECKED_NONE, s, e.info, &e.site, p->err) &&
+           push_edit(p, &e);
+}
+
 /* An mbarrier arrive releases and a wait that sees its phase complete acquires (PTX ISA:
  * arrive is .release, the waits .acquire, both .cta unless written otherwise), like a
  * release read-modify-write and an acquire read of the object, whose arrivals form one
@@ -831,9 +842,10 @@ static bool plan_instr(Planner *p, ScPtxStmt *s)
         return plan_control(p, s, &se.u.ctl);
     case SC_PTX_FAM_FENCE:
         return plan_fence(p, s, &se.u.fence);
+    case SC_PTX_FAM_GRIDDEP:
+        return !se.u.griddep_wait || plan_grid_wait(p, s);
     case SC_PTX_FAM_TEXSURF: /* outside the memory model */
     case SC_PTX_FAM_CACHE:   /* no access */
-    case SC_PTX_FAM_GRIDDEP:
     case SC_PTX_FAM_WARP:
     case SC_PTX_FAM_ADDR:
     case SC_PTX_FAM_RESOURCE:

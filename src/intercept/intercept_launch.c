@@ -16,11 +16,23 @@ CUresult on_cuLaunchKernel(ScReal_cuLaunchKernel real, CUfunction f, unsigned in
 {
     const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
     ScLaunchCheck chk;
-    sc_rt_launch_begin(f, grid, block, shmem, stream, &chk);
+    if (!sc_rt_launch_begin(f, grid, block, shmem, stream, false, &chk))
+        sc_rt_launch_unchecked();
     CUresult r = real(f, gx, gy, gz, bx, by, bz, shmem, stream, params, extra);
     count_launch(&sc_ctx.launches, r);
     sc_rt_launch_end(&chk, r, stream);
     return r;
+}
+
+/* Programmatic dependent launch: the launch may begin before the grid before it in
+ * its stream ends (only griddepcontrol.wait waits for it). */
+static bool programmatic(const CUlaunchConfig *config)
+{
+    for (unsigned i = 0; config->attrs && i < config->numAttrs; i++)
+        if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION &&
+            config->attrs[i].value.programmaticStreamSerializationAllowed)
+            return true;
+    return false;
 }
 
 CUresult on_cuLaunchKernelEx(ScReal_cuLaunchKernelEx real, const CUlaunchConfig *config,
@@ -30,7 +42,9 @@ CUresult on_cuLaunchKernelEx(ScReal_cuLaunchKernelEx real, const CUlaunchConfig 
     if (config) {
         const unsigned grid[3] = {config->gridDimX, config->gridDimY, config->gridDimZ};
         const unsigned block[3] = {config->blockDimX, config->blockDimY, config->blockDimZ};
-        sc_rt_launch_begin(f, grid, block, config->sharedMemBytes, config->hStream, &chk);
+        if (!sc_rt_launch_begin(f, grid, block, config->sharedMemBytes, config->hStream,
+                                programmatic(config), &chk))
+            sc_rt_launch_unchecked();
     }
     CUresult r = real(config, f, params, extra);
     count_launch(&sc_ctx.launches, r);
@@ -45,7 +59,8 @@ CUresult on_cuLaunchCooperativeKernel(ScReal_cuLaunchCooperativeKernel real, CUf
 {
     const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
     ScLaunchCheck chk;
-    sc_rt_launch_begin(f, grid, block, shmem, stream, &chk);
+    if (!sc_rt_launch_begin(f, grid, block, shmem, stream, false, &chk))
+        sc_rt_launch_unchecked();
     CUresult r = real(f, gx, gy, gz, bx, by, bz, shmem, stream, params);
     count_launch(&sc_ctx.launches, r);
     sc_rt_launch_end(&chk, r, stream);
@@ -54,6 +69,7 @@ CUresult on_cuLaunchCooperativeKernel(ScReal_cuLaunchCooperativeKernel real, CUf
 
 CUresult on_cuGraphLaunch(ScReal_cuGraphLaunch real, CUgraphExec exec, CUstream stream)
 {
+    sc_rt_launch_unchecked();
     bool wait = sc_rt_graph_begin();
     CUresult r = real(exec, stream);
     count_launch(&sc_ctx.graph_launches, r);

@@ -28,6 +28,7 @@ typedef struct ScDrvRt {
     CUresult (*memset_d8)(CUdeviceptr, unsigned char, size_t);
     CUresult (*htod)(CUdeviceptr, const void *, size_t);
     CUresult (*dtoh)(void *, CUdeviceptr, size_t);
+    CUresult (*dtod)(CUdeviceptr, CUdeviceptr, size_t);
     CUresult (*ctx_get_current)(CUcontext *);
 } ScDrvRt;
 
@@ -39,9 +40,10 @@ static bool rt_driver(ScDrvRt *d)
     *(void **)&d->memset_d8 = sc_driver_sym("cuMemsetD8_v2");
     *(void **)&d->htod = sc_driver_sym("cuMemcpyHtoD_v2");
     *(void **)&d->dtoh = sc_driver_sym("cuMemcpyDtoH_v2");
+    *(void **)&d->dtod = sc_driver_sym("cuMemcpyDtoD_v2");
     *(void **)&d->ctx_get_current = sc_driver_sym("cuCtxGetCurrent");
     return d->mem_alloc && d->mem_free && d->mem_get_info && d->memset_d8 && d->htod &&
-           d->dtoh && d->ctx_get_current;
+           d->dtoh && d->dtod && d->ctx_get_current;
 }
 
 /* Zeroed device memory, counted as scord's. */
@@ -283,6 +285,82 @@ static unsigned long long mib(uint64_t bytes)
     return (unsigned long long)((bytes + ((uint64_t)1 << 20) - 1) >> 20);
 }
 
+/* A chunk-table entry whose shadow of its own the last launch used. */
+static bool used_own_shadow(uint64_t entry)
+{
+    return (entry & SC_SHADOW_DIRTY) && !(entry & SC_SHADOW_CACHED) && (entry & ~SC_SHADOW_FLAGS);
+}
+
+/* A programmatically dependent launch: copies the shadow the grid before it left in
+ * the chunks it used (clear_dirty_chunks clears them next) and its split pool, and
+ * builds a directory over the copies, so that the accesses its threads make before
+ * griddepcontrol.wait are checked against that grid's (docs/devrt.md, "The
+ * prerequisite grid"). Words of cached chunks are not kept. False when the device
+ * cannot hold the copy while keeping its headroom, or a copy fails: the launch is then
+ * checked as if it depended on nothing. */
+static bool keep_prior(const ScDrvRt *d)
+{
+    ScRuntime *rt = &sc_ctx.rt;
+    const size_t table_bytes = TABLE_ENTRIES * sizeof(uint64_t);
+    size_t chunks = 0, dirs = 0;
+    for (size_t di = 0; di < DIR_ENTRIES; di++) {
+        uint64_t *table = rt->tables[di];
+        if (!table)
+            continue;
+        if (d->dtoh(table, rt->table_dev[di], table_bytes) != CUDA_SUCCESS)
+            return false;
+        size_t n = 0;
+        for (size_t t = 0; t < TABLE_ENTRIES; t++)
+            n += used_own_shadow(table[t]);
+        chunks += n;
+        dirs += n != 0;
+    }
+    size_t split_bytes = (size_t)rt->last_split_used * 8 * sizeof(uint64_t);
+    uint64_t want = (uint64_t)chunks * CHUNK_SHADOW_BYTES + dirs * table_bytes + split_bytes +
+                    (rt->prior_dir ? 0 : DIR_ENTRIES * sizeof(uint64_t));
+    uint64_t free_bytes, total;
+    device_memory(d, &free_bytes, &total);
+    uint64_t *tabs = calloc(dirs ? dirs * TABLE_ENTRIES : 1, sizeof *tabs);
+    if (!rt->prior_dir_host)
+        rt->prior_dir_host = calloc(DIR_ENTRIES, sizeof *rt->prior_dir_host);
+    bool ok = tabs && rt->prior_dir_host && sc_shadow_keeps_headroom(free_bytes, total, want) &&
+              (rt->prior_dir || dev_zalloc(d, DIR_ENTRIES * sizeof(uint64_t), &rt->prior_dir)) &&
+              ensure(d, &rt->prior_tables, &rt->prior_tables_bytes, dirs * table_bytes) &&
+              ensure(d, &rt->prior_shadow, &rt->prior_shadow_bytes, chunks * CHUNK_SHADOW_BYTES) &&
+              ensure(d, &rt->prior_split, &rt->prior_split_bytes, split_bytes);
+    if (ok) {
+        memset(rt->prior_dir_host, 0, DIR_ENTRIES * sizeof *rt->prior_dir_host);
+        size_t j = 0, k = 0;
+        for (size_t di = 0; ok && di < DIR_ENTRIES; di++) {
+            const uint64_t *table = rt->tables[di];
+            if (!table)
+                continue;
+            uint64_t *tab = tabs + j * TABLE_ENTRIES;
+            for (size_t t = 0; ok && t < TABLE_ENTRIES; t++) {
+                if (!used_own_shadow(table[t]))
+                    continue;
+                CUdeviceptr copy = rt->prior_shadow + k++ * CHUNK_SHADOW_BYTES;
+                ok = d->dtod(copy, table[t] & ~SC_SHADOW_FLAGS, CHUNK_SHADOW_BYTES) == CUDA_SUCCESS;
+                tab[t] = copy;
+                rt->prior_dir_host[di] = rt->prior_tables + j * table_bytes;
+            }
+            j += rt->prior_dir_host[di] != 0;
+        }
+        ok = ok && (!dirs || d->htod(rt->prior_tables, tabs, dirs * table_bytes) == CUDA_SUCCESS) &&
+             d->htod(rt->prior_dir, rt->prior_dir_host, DIR_ENTRIES * sizeof(uint64_t)) == CUDA_SUCCESS &&
+             (!split_bytes || d->dtod(rt->prior_split, rt->split_pool, split_bytes) == CUDA_SUCCESS);
+    }
+    free(tabs);
+    if (!ok && !rt->prior_warned) {
+        rt->prior_warned = true;
+        sc_log("scord: cannot keep the shadow of a grid that a programmatic launch depends on "
+               "(%llu MiB): accesses made before griddepcontrol.wait are not checked against "
+               "that grid's\n",
+               mib(want));
+    }
+    return ok;
+}
+
 /* Allocates or grows the metadata cache to what the cached allocations want (as far
  * as the device keeps its headroom, devrt_policy.h) and gives this launch its epoch.
  * A cache that cannot be had is no failure: its chunks count as unchecked. False only
@@ -338,8 +416,15 @@ static bool prepare_cache(const ScDrvRt *d)
     return true;
 }
 
+void sc_rt_launch_unchecked(void)
+{
+    pthread_mutex_lock(&sc_ctx.lock);
+    sc_ctx.rt.last_checked = false;
+    pthread_mutex_unlock(&sc_ctx.lock);
+}
+
 bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned block[3],
-                        unsigned shmem, CUstream stream, ScLaunchCheck *chk)
+                        unsigned shmem, CUstream stream, bool programmatic, ScLaunchCheck *chk)
 {
     *chk = (ScLaunchCheck){0};
     ScDrvRt d;
@@ -396,6 +481,15 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
          ensure(&d, &rt->split_pool, &rt->split_bytes, (size_t)SC_SPLIT_CAP * 8 * sizeof(uint64_t));
     if (ok)
         step = "resetting the shadow";
+    /* A dependent launch keeps the shadow of the grid it depends on before the reset. */
+    bool dependent = ok && programmatic && rt->last_checked && rt->last_stream == stream &&
+                     keep_prior(&d);
+    if (dependent) {
+        chk->dependent = true;
+        memcpy(chk->prior_grid, rt->last_grid, sizeof chk->prior_grid);
+        memcpy(chk->prior_block, rt->last_block, sizeof chk->prior_block);
+    }
+    rt->last_checked = false;
     ok = ok && clear_dirty_chunks(&d) && prepare_cache(&d) &&
          d.memset_d8(rt->bitmap, 0, rt->sm_ids * sizeof(uint64_t)) == CUDA_SUCCESS &&
          d.memset_d8(rt->records, 0, rt->records_cap * sizeof(ScDevRecord)) == CUDA_SUCCESS &&
@@ -426,6 +520,8 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         .trails = rt->trails,
         .const_rows = rt->const_rows,
         .async = async ? rt->async : 0,
+        .prior_dir = dependent ? rt->prior_dir : 0,
+        .prior_split = dependent ? rt->prior_split : 0,
     };
     ok = ok && d.htod(rt->launch, &desc, sizeof desc) == CUDA_SUCCESS;
     pthread_mutex_unlock(&sc_ctx.lock);
@@ -460,13 +556,15 @@ _Static_assert(SC_DEV_WHO_WARP == SC_RACE_WHO_WARP && SC_DEV_WHO_BLOCK == SC_RAC
                    SC_DEV_WHO_ANY == SC_RACE_WHO_ANY,
                "the device's prev_thread places are ScRaceWho");
 
+/* One side of a record, its block and thread unfolded in the shape of the grid that
+ * made the access (grid, block). */
 static void side_from_dev(uint32_t site, uint32_t info, uint32_t block, uint32_t thread,
-                          const ScLaunchCheck *chk, ScRaceAccess *out)
+                          const unsigned grid[3], const unsigned block_dim[3], ScRaceAccess *out)
 {
     *out = (ScRaceAccess){0};
     out->site = site == SC_DEV_SITE_NONE ? SC_REPORT_SITE_NONE : site;
-    unlinear(block, chk->grid, out->block);
-    unlinear(thread & ((1u << SC_DEV_WHO_SHIFT) - 1u), chk->block, out->thread);
+    unlinear(block, grid, out->block);
+    unlinear(thread & ((1u << SC_DEV_WHO_SHIFT) - 1u), block_dim, out->thread);
     out->who = (uint8_t)(thread >> SC_DEV_WHO_SHIFT);
     if (info == SC_DEV_INFO_BARRIER || info == SC_DEV_INFO_ABSENT) {
         out->kind = info == SC_DEV_INFO_BARRIER ? SC_RACE_KIND_BARRIER : SC_RACE_KIND_EXIT;
@@ -601,9 +699,13 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
                        : space == SC_ABI_SPACE_SHARED || space == SC_ABI_SPACE_SHARED_CLUSTER
                            ? SC_RACE_SPACE_SHARED /* another block's, reached through the cluster's window */
                            : SC_RACE_SPACE_GLOBAL;
-            side_from_dev(r->cur_site, r->cur_info, r->cur_block, r->cur_thread, chk, &o->cur);
+            side_from_dev(r->cur_site, r->cur_info, r->cur_block, r->cur_thread, chk->grid,
+                          chk->block, &o->cur);
+            /* grid_dependency: the previous access is the prerequisite grid's. */
+            bool prior = r->cause == SC_CAUSE_GRID_DEPENDENCY && chk->dependent;
             side_from_dev(r->prev_site, prev_info(r->prev_site, r->prev_info), r->prev_block,
-                          r->prev_thread, chk, &o->prev);
+                          r->prev_thread, prior ? chk->prior_grid : chk->grid,
+                          prior ? chk->prior_block : chk->block, &o->prev);
         }
         uint64_t dropped = desc.records_used > n + withheld ? desc.records_used - n - withheld : 0;
         ScReportLaunch launch = {
@@ -617,6 +719,11 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
         if (sc_ctx.report && !sc_report_add_launch(sc_ctx.report, &launch, recs, n, dropped,
                                                     &text, &err))
             sc_log("scord: %s\n", err.msg);
+        rt->last_checked = true;
+        rt->last_stream = stream;
+        memcpy(rt->last_grid, chk->grid, sizeof rt->last_grid);
+        memcpy(rt->last_block, chk->block, sizeof rt->last_block);
+        rt->last_split_used = desc.split_used < SC_SPLIT_CAP ? desc.split_used : SC_SPLIT_CAP;
         sc_ctx.unchecked_accesses += desc.unchecked_accesses;
         sc_ctx.unsplit_accesses += desc.unsplit_accesses;
         sc_ctx.async_unfollowed += desc.async_unfollowed;

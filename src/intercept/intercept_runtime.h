@@ -43,6 +43,19 @@ typedef struct ScRuntime {
     uint32_t cache_bits;
     uint32_t cache_epoch;     /* the last launch's epoch in the cache's tags */
     bool cache_warned;        /* the warning about cached allocations was given */
+    /* The latest launch, when it was a checked one that completed: a launch with
+     * programmatic stream serialization in the same stream depends on it, and its
+     * shadow is still in the chunks it marked (docs/devrt.md, "The prerequisite grid"). */
+    bool last_checked;
+    CUstream last_stream;
+    unsigned last_grid[3], last_block[3];
+    uint32_t last_split_used; /* split pool groups it filled */
+    /* That shadow, kept for a dependent launch: a directory and chunk tables like the
+     * live ones over copies of the chunks, and a copy of the split pool. */
+    CUdeviceptr prior_dir, prior_tables, prior_shadow, prior_split;
+    size_t prior_tables_bytes, prior_shadow_bytes, prior_split_bytes;
+    uint64_t *prior_dir_host; /* mirror of prior_dir */
+    bool prior_warned;        /* the note that a dependency could not be kept was given */
 } ScRuntime;
 
 /* One launch of scord's code, between sc_rt_launch_begin and sc_rt_launch_end. */
@@ -51,14 +64,21 @@ typedef struct ScLaunchCheck {
     CUfunction function;
     unsigned grid[3], block[3];
     char kernel[512];         /* mangled name */
+    bool dependent;           /* checked against the prerequisite grid's shadow */
+    unsigned prior_grid[3], prior_block[3]; /* that grid's shape */
 } ScLaunchCheck;
 
 /* Prepares the device runtime for a launch of f when f is scord's instrumented
- * code; false (nothing to end) when it is not, or when detection is off. A
+ * code; false (nothing to end) when it is not, or when detection is off.
+ * `programmatic`: the launch allows programmatic stream serialization (it may overlap
+ * the grid before it in its stream until griddepcontrol.wait). A
  * checked launch holds the launch lock until sc_rt_launch_end: instrumented
  * launches run one at a time, each followed by a synchronize. */
 bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned block[3],
-                        unsigned shmem, CUstream stream, ScLaunchCheck *chk);
+                        unsigned shmem, CUstream stream, bool programmatic, ScLaunchCheck *chk);
+/* A launch that is not checked: a later programmatic launch does not depend on a
+ * checked grid. */
+void sc_rt_launch_unchecked(void);
 /* Waits for the launch, reads its races back and reports them. */
 void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream stream);
 

@@ -157,6 +157,8 @@ uint32_t sc_report_linear_thread(const ScReportRace *race, const ScRaceAccess *a
 const char *sc_report_relation(const ScReportRace *race)
 {
     const ScRaceAccess *a = &race->rec.cur, *b = &race->rec.prev;
+    if (race->rec.cause == SC_CAUSE_GRID_DEPENDENCY)
+        return "different_grids";
     bool same_block = memcmp(a->block, b->block, sizeof a->block) == 0;
     bool same_warp = same_block &&
                      sc_report_linear_thread(race, a) / 32 == sc_report_linear_thread(race, b) / 32;

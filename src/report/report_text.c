@@ -240,6 +240,8 @@ void sc_report_text_reason(const ScReportRace *race, ScBuf *out)
         sc_buf_puts(out, "same block");
     else if (strcmp(relation, "unknown") == 0)
         sc_buf_puts(out, "the other thread was not recorded");
+    else if (strcmp(relation, "different_grids") == 0)
+        sc_buf_puts(out, "different grids");
     else
         sc_buf_puts(out, "different blocks");
     sc_buf_puts(out, "): ");
@@ -268,6 +270,7 @@ void sc_report_text_reason(const ScReportRace *race, ScBuf *out)
     case SC_CAUSE_LOCK_MISSING:
     case SC_CAUSE_LOCK_NO_FENCE:
     case SC_CAUSE_NON_STRONG_SYNC:
+    case SC_CAUSE_GRID_DEPENDENCY:
     case SC_CAUSE_STRONG_VS_RMW:
     case SC_CAUSE_BARRIER_DIVERGENCE:
     case SC_CAUSE_COUNT_:

@@ -1569,4 +1569,50 @@ SC_HD static inline uint64_t sc_rules_trail_partner(const ScRulesTrail *t, int c
     return (t->before & SC_RULES_WHO_FIELD) | (uint64_t)(c + 1) | site << 3;
 }
 
+/* ---- The prerequisite grid ------------------------------------------------------- */
+
+/* A grid launched with programmatic stream serialization (programmatic dependent
+ * launch) may start before the grid before it in its stream, its prerequisite, has
+ * finished, and only griddepcontrol.wait orders that grid's accesses before a thread's
+ * (PTX ISA, griddepcontrol; docs/rules.md section 12). Until a thread waits, no access
+ * of the prerequisite grid is ordered before its accesses: access a races with the
+ * prerequisite's history `prior` of a word (cell 0) or byte cell (cell 1), site word
+ * `site`, where some access of it conflicts with a and the two are not morally strong
+ * (both strong, both scopes .gpu or wider, as two grids' threads share no block or
+ * cluster, and the same bytes). Returns the class of such an access, writes first,
+ * or -1. Scopes the word does not keep are judged as the rules keep them: a strong
+ * write is block-scoped when `xcta` says one was; a strong read is block-scoped only
+ * when it is the recorder's latest read and the site word says so (another is taken
+ * as .gpu: a miss, never a false alarm). */
+SC_HD static inline int sc_rules_prior_race(uint64_t prior, uint64_t site, const ScRulesAccess *a, int cell)
+{
+    /* atomic, strong write, weak write, strong read, weak read: a nibble each, no
+     * table (the device runtime has no module-scope data). */
+    const uint32_t order = (uint32_t)SC_RULES_CLS_ATOMIC | (uint32_t)SC_RULES_CLS_SWRITE << 4 |
+                           (uint32_t)SC_RULES_CLS_WRITE << 8 | (uint32_t)SC_RULES_CLS_SREAD << 12 |
+                           (uint32_t)SC_RULES_CLS_READ << 16;
+    if (prior == 0 || sc_rules_is_split(prior))
+        return -1;
+    uint32_t mask = (uint32_t)(prior & SC_RULES_MASK_FIELD);
+    if (!cell && (mask & a->mask) == 0)
+        return -1;
+    int a_strong = a->cls != SC_RULES_CLS_READ && a->cls != SC_RULES_CLS_WRITE;
+    int a_wide = a_strong && a->scope >= SC_RULES_SCOPE_GPU && mask == a->mask;
+    uint64_t read_slot = rules_site_slot_of(site, SC_RULES_CLS_SREAD);
+    int sread_narrow = rules_site_slot_cls(read_slot, SC_RULES_CLS_SREAD) == SC_RULES_CLS_SREAD &&
+                       (read_slot & ((1u << SC_RULES_SITE_BITS) - 1u)) != 0 &&
+                       rules_site_slot_block_scoped(read_slot, SC_RULES_CLS_SREAD);
+    for (int i = 0; i < SC_RULES_NCLS; i++) {
+        int c = (int)((order >> (4 * i)) & 0xfu);
+        if (sc_rules_reach(prior, c) == SC_RULES_POS_NONE || (rules_is_read(c) && rules_is_read(a->cls)))
+            continue;
+        int wide = c == SC_RULES_CLS_SREAD                                  ? !sread_narrow
+                   : c == SC_RULES_CLS_SWRITE || c == SC_RULES_CLS_ATOMIC ? !((prior >> SC_RULES_XCTA_SHIFT) & 1u)
+                                                                          : 0;
+        if (!(a_wide && wide))
+            return c;
+    }
+    return -1;
+}
+
 #endif

@@ -35,6 +35,7 @@
     FIELD(ScDevThread, release_also)                                                           \
     FIELD(ScDevThread, release_broken)                                                         \
     FIELD(ScDevThread, spin_site)                                                              \
+    FIELD(ScDevThread, grid_waited)                                                            \
     FIELD(ScDevThread, spin_addr)                                                              \
     FIELD(ScDevThread, acq_flags)                                                              \
     FIELD(ScDevThread, last_acq_meta)                                                          \
@@ -102,6 +103,8 @@
     FIELD(ScDevLaunch, const_rows)                                                             \
     FIELD(ScDevLaunch, async)                                                                  \
     FIELD(ScDevLaunch, released)                                                               \
+    FIELD(ScDevLaunch, prior_dir)                                                              \
+    FIELD(ScDevLaunch, prior_split)                                                            \
     SIZE(ScDevSyncNode)                                                                        \
     FIELD(ScDevSyncNode, rec)                                                                  \
     FIELD(ScDevSyncNode, prev)                                                                 \
