@@ -1,0 +1,52 @@
+// global_pdl_atomic_scope_norace.cu: each block of a first kernel counts its threads into
+// its own counter with atomicAdd_block, and a second kernel, launched with programmatic
+// stream serialization, adds to the same counters with atomicAdd before its
+// cudaGridDependencySynchronize(). The grids may overlap: two grids' atomics are atomic
+// with respect to each other only when both are device-scoped, and block scope never
+// includes a thread of another grid. Twin: the first kernel uses atomicAdd.
+// SCORD-CATEGORY: 10
+// SCORD-REQUIRES: sm_90
+// SCORD-PTX-TARGETS: sm_90 sm_90a
+// SCORD-EXPECT: no race
+#include "rs_common.h"
+
+enum { BLOCKS = 8, THREADS = 128 };
+
+__global__ void count_first(int *counts)
+{
+    cudaTriggerProgrammaticLaunchCompletion();
+    atomicAdd(&counts[blockIdx.x], 1);
+}
+
+__global__ void count_second(int *counts, int *totals)
+{
+    atomicAdd(&counts[blockIdx.x], 1);
+    cudaGridDependencySynchronize();
+    if (threadIdx.x == 0)
+        atomicAdd(totals, 1);
+}
+
+int main()
+{
+    rs_require_device();
+    int *counts = rs_zeros<int>(BLOCKS), *totals = rs_zeros<int>(1);
+    cudaStream_t s;
+    RS_CHECK(cudaStreamCreate(&s));
+    count_first<<<BLOCKS, THREADS, 0, s>>>(counts);
+    RS_CHECK(cudaGetLastError());
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(BLOCKS);
+    cfg.blockDim = dim3(THREADS);
+    cfg.stream = s;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    RS_CHECK(cudaLaunchKernelEx(&cfg, count_second, counts, totals));
+    RS_LAUNCHED();
+    rs_print_checksum("counts", counts, BLOCKS);
+    rs_print_checksum("totals", totals, 1);
+    rs_done();
+    return 0;
+}
