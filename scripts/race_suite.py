@@ -503,8 +503,15 @@ def ptx_class(instr):
         return (f"atomic.{scope}", space)
     if op.startswith(("cp.async.ca.", "cp.async.cg.")):
         return ("write", "shared")  # and a read of global memory, which no tag names yet
+    if op.startswith("cp.async.bulk.tensor.") and "prefetch" not in mods:
+        # cp.async.bulk.tensor.Nd.<dst>.<src>...: the destination's space after the
+        # dimensionality. The source read is not tagged yet.
+        dst = parts[5] if len(parts) > 5 else ""
+        if dst in ("shared::cluster", "shared::cta", "global"):
+            return ("write", "shared" if dst.startswith("shared") else "global")
+        return None
     if (op.startswith("cp.async.bulk.") and len(parts) > 3 and parts[3] in ("shared::cluster", "shared::cta", "global")
-            and "tensor" not in mods and "prefetch" not in mods):
+            and "prefetch" not in mods):
         # The destination's space comes first: shared::cluster or shared::cta <- global,
         # global <- shared::cta. The source read is not tagged yet.
         return ("write", "shared" if parts[3].startswith("shared") else "global")
@@ -1383,9 +1390,12 @@ def self_test():
           and ptx_class("cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%r1], 512;") == ("write", "global")
           and ptx_class("cp.async.bulk.commit_group;") is None
           and ptx_class("cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                        " [%r1], [%rd1, {%r2}], [%r3];") is None,
-          "PTX: a cp.async is a write of shared memory, a bulk copy of its destination; groups and tensor"
-          " copies are not tagged")
+                        " [%r1], [%rd1, {%r2}], [%r3];") == ("write", "shared")
+          and ptx_class("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd1, {%r2, %r3}], [%r1];")
+          == ("write", "global")
+          and ptx_class("cp.async.bulk.prefetch.tensor.2d.L2.global [%rd1, {%r2, %r3}];") is None,
+          "PTX: a cp.async is a write of shared memory, a bulk or tensor copy of its destination; groups"
+          " and prefetches are not tagged")
     check(requirement_met("sm_90", "9.0") and not requirement_met("sm_90", "8.0")
           and requirement_met("sm_90", "") and requirement_met("", "7.5"), "SCORD-REQUIRES decisions")
 

@@ -12,7 +12,8 @@ DEVRT_PTX_SM90  := $(DEVRT_DIR)/devrt_sm90.ptx
 DEVRT_EMBED_SM90 := $(DEVRT_DIR)/devrt_sm90_ptx.c
 DEVRT_ABI_FUNCS := __scord_access __scord_bar_arrive __scord_bar_pass __scord_syncwarp \
                    __scord_entry __scord_exit __scord_fence __scord_sync \
-                   __scord_async_copy __scord_async_group __scord_bulk_copy __scord_cluster_barrier
+                   __scord_async_copy __scord_async_group __scord_bulk_copy __scord_cluster_barrier \
+                   __scord_tensor_copy
 DEVRT_NVCCFLAGS := -ptx -rdc=true -Isrc
 # The .version each embedded text declares: what its target itself needs (sm_75: 6.3;
 # sm_90's 128-bit atom.cas: 8.3); test_devrt assembles the embedded texts to prove it.

@@ -57,6 +57,14 @@
  *       source read, generic addresses of size bytes, as the thread's accesses now.
  *       One completed through an mbarrier then gets __scord_sync on the mbarrier as an
  *       arrive with .release at .cluster scope (its complete-tx).
+ *   __scord_tensor_copy(.b64 smem, .b32 smem_site, .b64 map, .b32 global_site,
+ *                       .b32 to_global, .b32 c0, .b32 c1, .b32 c2, .b32 c3, .b32 c4)
+ *       before a cp.async.bulk.tensor in tile mode (not multicast): smem the generic
+ *       address of its shared-memory box, map the generic address of its tensor map,
+ *       to_global 1 for a copy to global memory, c0..c4 its coordinates (0 beyond its
+ *       dimensions). The box's rows in global memory and its bytes in shared memory
+ *       are checked as the thread's accesses now, as a bulk copy's; one completed
+ *       through an mbarrier then gets __scord_sync on the mbarrier, as a bulk copy does.
  *   __scord_cluster_barrier(.b32 site, .b32 info)
  *       before barrier.cluster.arrive (info: an 8-byte read-modify-write, .release or
  *       .relaxed, at .cluster scope) and after barrier.cluster.wait (an 8-byte

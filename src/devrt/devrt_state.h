@@ -295,6 +295,64 @@ typedef struct ScDevThread {
                                   as not ordered (sc_rules_trail_partner), 0: none */
 } ScDevThread;
 
+/* A tensor map the program encoded (cuTensorMapEncodeTiled), as the host saw its
+ * arguments: a tensor copy (cp.async.bulk.tensor, TMA) names its map by address, and
+ * the runtime finds the record whose `map` holds the same 128 bytes (docs/devrt.md,
+ * "Tensor copies"). Dimension 0 is the innermost; the box is dense in shared memory
+ * (the swizzle modes permute 16-byte pieces within it). */
+#define SC_DEV_TENSOR_MAPS 256u
+typedef struct ScDevTensorMap {
+    uint64_t map[16];      /* the CUtensorMap's bytes */
+    uint64_t base;         /* globalAddress */
+    uint64_t dim[5];       /* elements per dimension (globalDim; 1 beyond the rank) */
+    uint64_t stride[5];    /* bytes between neighbours along each dimension: the element
+                              size for 0, globalStrides[d - 1] beyond */
+    uint32_t box[5];       /* boxDim (1 beyond the rank) */
+    uint32_t rank;         /* 1..5 */
+    uint32_t elem;         /* element size in bytes */
+    uint32_t checked;      /* 0: a form scord does not follow (interleaved, element strides
+                              other than 1, sub-byte types): its copies count unchecked */
+} ScDevTensorMap;
+
+/* Bytes of shared memory a tensor copy of map m fills or reads: the whole box. */
+SC_HD static inline uint64_t sc_dev_tensor_box_bytes(const ScDevTensorMap *m)
+{
+    return (uint64_t)m->box[0] * m->box[1] * m->box[2] * m->box[3] * m->box[4] * m->elem;
+}
+
+/* Rows of the box: one per combination of the coordinates of dimensions 1..4. */
+SC_HD static inline uint32_t sc_dev_tensor_rows(const ScDevTensorMap *m)
+{
+    return m->box[1] * m->box[2] * m->box[3] * m->box[4];
+}
+
+/* Row `row` of the box at coordinates c (element coordinates, possibly negative) in
+ * global memory: its first byte and length, the part of it inside the tensor (the
+ * rest is filled with zeros, or not written, by the copy: no access). False when none
+ * of it is. */
+SC_HD static inline int sc_dev_tensor_row(const ScDevTensorMap *m, const int32_t c[5], uint32_t row,
+                                          uint64_t *addr, uint32_t *bytes)
+{
+    uint64_t off = 0;
+    for (uint32_t d = 1; d < 5; d++) {
+        int64_t x = (int64_t)c[d] + (int64_t)(row % m->box[d]);
+        row /= m->box[d];
+        if (x < 0 || (uint64_t)x >= m->dim[d])
+            return 0;
+        off += (uint64_t)x * m->stride[d];
+    }
+    int64_t lo = c[0], hi = (int64_t)c[0] + m->box[0];
+    if (lo < 0)
+        lo = 0;
+    if (hi > (int64_t)m->dim[0])
+        hi = (int64_t)m->dim[0];
+    if (lo >= hi)
+        return 0;
+    *addr = m->base + off + (uint64_t)lo * m->elem;
+    *bytes = (uint32_t)((uint64_t)(hi - lo) * m->elem);
+    return 1;
+}
+
 /* A thread's cp.async copies issued and not complete yet, oldest first (docs/devrt.md,
  * "Asynchronous copies"), in ScDevLaunch.async beside its ScDevThread. */
 typedef struct ScDevAsync {
@@ -400,6 +458,10 @@ typedef struct ScDevLaunch {
      * launch depends on no checked grid; prior_split: that grid's split pool. */
     uint64_t prior_dir;
     uint64_t prior_split;
+    uint64_t tensor_maps;        /* ScDevTensorMap[n_tensor_maps]: the maps the program
+                                    encoded, newest last */
+    uint32_t n_tensor_maps;
+    uint32_t pad2_;
 } ScDevLaunch;
 
 #endif

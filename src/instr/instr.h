@@ -42,9 +42,11 @@ typedef enum ScInstrSiteKind {
  * accesses, is not checked in detector part 1. */
 typedef enum ScInstrUnchecked {
     SC_INSTR_UNCHECKED_NONE,
-    SC_INSTR_UNCHECKED_ASYNC,           /* tensor and multicast bulk copies, bulk reductions
-                                           (cp.reduce.async.bulk*), st.async, red.async (cp.async
-                                           and the other bulk copies are checked) */
+    SC_INSTR_UNCHECKED_ASYNC,           /* tensor copies other than tile mode (im2col,
+                                           gather4, scatter4), multicast bulk copies, bulk
+                                           reductions (cp.reduce.async.bulk*), st.async,
+                                           red.async (cp.async, the other bulk copies and
+                                           tile-mode tensor copies are checked) */
     SC_INSTR_UNCHECKED_MATRIX,          /* ldmatrix, stmatrix, wmma.load/store, wgmma */
     SC_INSTR_UNCHECKED_MULTIMEM,        /* multimem.* on multicast addresses */
 } ScInstrUnchecked;

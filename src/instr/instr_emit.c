@@ -20,7 +20,7 @@ typedef struct Emitter {
     /* Fresh registers, declared when first needed. */
     const char *addr, *addr2, *value, *hi, *b32, *b16, *id, *count, *pred;
     ScBuf code, text;
-    ScBuf arg[5]; /* the text of each argument of the call being built */
+    ScBuf arg[10]; /* the text of each argument of the call being built */
     ScErr *err;
 } Emitter;
 
@@ -375,6 +375,26 @@ static bool emit_bulk_copy(Emitter *e, const ScInstrEdit *ed)
     return insert(e, ed->stmt, false, in->guard, in->guard_negated);
 }
 
+/* Before a tensor copy: its box, as of the instruction. The coordinates are passed as
+ * they are (registers or immediates). */
+static bool emit_tensor_copy(Emitter *e, const ScInstrEdit *ed)
+{
+    static const unsigned bits[] = {64, 32, 64, 32, 32, 32, 32, 32, 32, 32};
+    e->code.len = 0;
+    if (!emit_addr_into(e, &ed->addr, 0, &e->addr) || !emit_addr_into(e, &ed->src, 2, &e->addr2))
+        return false;
+    for (int d = 0; d < 5; d++)
+        if (!emit_arg32(e, &ed->coords[d], NULL, false, 5 + d))
+            return false;
+    e->arg[1].len = e->arg[3].len = e->arg[4].len = 0;
+    sc_buf_printf(&e->arg[1], "%u", ed->site);
+    sc_buf_printf(&e->arg[3], "%u", ed->src_site);
+    sc_buf_printf(&e->arg[4], "%u", ed->to_global ? 1u : 0u);
+    call_seq(e, "__scord_tensor_copy", bits, 10);
+    const ScPtxInstr *in = &ed->stmt->u.instr;
+    return insert(e, ed->stmt, false, in->guard, in->guard_negated);
+}
+
 static bool emit_exit(Emitter *e, const ScInstrEdit *ed)
 {
     e->code.len = 0;
@@ -418,6 +438,8 @@ static bool emit_edit(Emitter *e, const ScInstrEdit *ed)
         return emit_cluster_barrier(e, ed);
     case SC_INSTR_EDIT_BULK_COPY:
         return emit_bulk_copy(e, ed);
+    case SC_INSTR_EDIT_TENSOR_COPY:
+        return emit_tensor_copy(e, ed);
     }
     return sc_err_set(e->err, "edit of unknown kind %d", (int)ed->kind);
 }

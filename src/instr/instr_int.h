@@ -69,6 +69,7 @@ typedef enum ScInstrEditKind {
     SC_INSTR_EDIT_ASYNC_GROUP, /* after a cp.async commit or wait, before cp.async.mbarrier.arrive */
     SC_INSTR_EDIT_CLUSTER_BARRIER, /* before barrier.cluster.arrive, after barrier.cluster.wait */
     SC_INSTR_EDIT_BULK_COPY,   /* before a cp.async.bulk: its destination and source as of the instruction */
+    SC_INSTR_EDIT_TENSOR_COPY, /* before a cp.async.bulk.tensor: its box, as of the instruction */
 } ScInstrEditKind;
 
 typedef struct ScInstrEdit {
@@ -77,9 +78,13 @@ typedef struct ScInstrEdit {
     uint32_t site;         /* the site id passed to the runtime */
     uint32_t info;         /* ACCESS, FENCE, SYNC, ASYNC_COPY, CLUSTER_BARRIER; ASYNC_GROUP: the op
                               (SC_ABI_ASYNC_*, or N) */
-    ScInstrAddr addr;      /* ACCESS, SYNC, ASYNC_COPY; BULK_COPY: the destination */
-    ScInstrAddr src;       /* BULK_COPY: the source, whose read is site src_site */
+    ScInstrAddr addr;      /* ACCESS, SYNC, ASYNC_COPY; BULK_COPY: the destination; TENSOR_COPY:
+                              the shared-memory box */
+    ScInstrAddr src;       /* BULK_COPY: the source, whose read is site src_site; TENSOR_COPY:
+                              the tensor map, its global-memory access site src_site */
     uint32_t src_site;
+    ScInstrArg32 coords[5]; /* TENSOR_COPY: the box's coordinates (0 beyond its dimensions) */
+    bool to_global;        /* TENSOR_COPY: shared to global */
     ScInstrValue value;    /* ACCESS */
     ScInstrArg32 id, count; /* BARRIER: count is SC_ABI_ALL_THREADS when the instruction has none;
                                BULK_COPY: count is the size in bytes */

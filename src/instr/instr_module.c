@@ -58,6 +58,7 @@ bool sc_instr_module(ScPtxModule *m, const ScInstrOpts *opts, ScInstrResult *res
                 switch (fp->edits[j].kind) {
                 case SC_INSTR_EDIT_ACCESS:
                 case SC_INSTR_EDIT_BULK_COPY:
+                case SC_INSTR_EDIT_TENSOR_COPY:
                     res->n_access++;
                     break;
                 case SC_INSTR_EDIT_BARRIER:

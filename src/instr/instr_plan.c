@@ -291,10 +291,10 @@ static bool plan_value(Planner *p, const ScPtxStmt *s, const ScPtxMem *mem, ScIn
     return refuse(p, s, "the stored value is not a register or an immediate");
 }
 
-/* A barrier number, thread count or warp mask. */
-static bool plan_arg32(Planner *p, const ScPtxStmt *s, int index, ScInstrArg32 *a)
+/* A 32-bit integer operand, register or immediate: a barrier number, thread count or
+ * warp mask, a tensor copy's coordinate. */
+static bool plan_opnd32(Planner *p, const ScPtxStmt *s, const ScPtxOperand *o, ScInstrArg32 *a)
 {
-    const ScPtxOperand *o = &s->u.instr.ops[index];
     switch (o->kind) {
     case SC_PTX_OPND_INT:
         a->is_imm = true;
@@ -318,7 +318,12 @@ static bool plan_arg32(Planner *p, const ScPtxStmt *s, int index, ScInstrArg32 *
     case SC_PTX_OPND_EXPR:
         break;
     }
-    return refuse(p, s, "operand %u is not a register or an integer", (unsigned)index + 1);
+    return refuse(p, s, "operand '%s' is not a register or an integer", o->text ? o->text : "");
+}
+
+static bool plan_arg32(Planner *p, const ScPtxStmt *s, int index, ScInstrArg32 *a)
+{
+    return plan_opnd32(p, s, &s->u.instr.ops[index], a);
 }
 
 /* ---- the access info word (ptx_sema's enums onto devrt_abi.h's) ------------ */
@@ -604,16 +609,73 @@ static bool plan_mbarrier(Planner *p, ScPtxStmt *s, const ScPtxMbar *b)
     return push_edit(p, &acq);
 }
 
+/* A bulk or tensor copy completed through an mbarrier releases what it did through
+ * the object, as its complete-tx does (a release at cluster scope, PTX ISA), so that a
+ * wait that sees the phase complete orders it (__scord_sync, as an arrive). */
+static bool plan_mbarrier_completion(Planner *p, ScPtxStmt *s, const ScPtxCopy *c)
+{
+    if (c->completion != SC_PTX_COMPLETE_MBARRIER || c->mbar_op < 0)
+        return true;
+    ScPtxMem mbar = {.kind = SC_PTX_ACCESS_RMW, .space = c->dst_space, .sem = SC_PTX_SEM_RELEASE,
+                     .scope = SC_PTX_SCOPE_CLUSTER, .size = 8, .addr_op = c->mbar_op};
+    ScInstrEdit r = {.kind = SC_INSTR_EDIT_SYNC, .stmt = s};
+    bool skip;
+    return plan_edit(p, s, &mbar, SC_INSTR_SITE_MBARRIER, &r, &skip) && (skip || push_edit(p, &r));
+}
+
+/* A tensor copy in tile mode (cp.async.bulk.tensor, TMA) between shared memory and
+ * global memory: the box of its tensor map at its coordinates, checked as the issuing
+ * thread's accesses as of the instruction (__scord_tensor_copy: the host knows each
+ * map the program encoded), then released through its mbarrier like a bulk copy's.
+ * Other modes (im2col, gather4, scatter4), multicast, and a map not in a 64-bit
+ * register stay unchecked sites. */
+static bool plan_tensor_copy(Planner *p, ScPtxStmt *s, const ScPtxCopy *c)
+{
+    bool to_global = c->dst_space == SC_PTX_SPACE_GLOBAL;
+    int map_op = to_global ? c->dst_op : c->src_op, box_op = to_global ? c->src_op : c->dst_op;
+    const ScPtxAddr *map = &s->u.instr.ops[map_op].u.addr;
+    if (!c->tensor_tile || c->multicast || map->base->kind != SC_PTX_OPND_REG || map->offset != 0 ||
+        map->n_rest != 1 || map->rest[0].kind != SC_PTX_OPND_VEC || map->rest[0].u.list.n != c->tensor_dims)
+        return unchecked(p, s, SC_INSTR_UNCHECKED_ASYNC, 0);
+    ScPtxSpace box_space = to_global ? c->src_space : c->dst_space;
+    ScPtxMem box = {.kind = to_global ? SC_PTX_ACCESS_READ : SC_PTX_ACCESS_WRITE, .space = box_space,
+                    .sem = SC_PTX_SEM_WEAK, .size = 16, .addr_op = box_op};
+    ScPtxMem rows = {.kind = to_global ? SC_PTX_ACCESS_WRITE : SC_PTX_ACCESS_READ, .space = SC_PTX_SPACE_GLOBAL,
+                     .sem = SC_PTX_SEM_WEAK, .size = 16, .addr_op = map_op};
+    ScPtxMem map_mem = {.kind = SC_PTX_ACCESS_READ, .space = SC_PTX_SPACE_GENERIC, .sem = SC_PTX_SEM_WEAK,
+                        .size = 16, .addr_op = map_op};
+    ScInstrEdit e = {.kind = SC_INSTR_EDIT_TENSOR_COPY, .stmt = s, .to_global = to_global};
+    for (uint32_t d = 0; d < 5; d++) {
+        e.coords[d] = (ScInstrArg32){.is_imm = true, .imm = 0};
+        if (d < c->tensor_dims && !plan_opnd32(p, s, &map->rest[0].u.list.items[d], &e.coords[d]))
+            return false;
+    }
+    bool skip_box, skip_map;
+    uint32_t box_info, rows_info;
+    if (!pack_info(p, s, &box, &box_info) || !pack_info(p, s, &rows, &rows_info) ||
+        !plan_addr(p, s, &box, &e.addr, &skip_box) || !plan_addr(p, s, &map_mem, &e.src, &skip_map))
+        return false;
+    if (skip_box || skip_map)
+        return true;
+    if (!sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, box_info, &e.site, p->err) ||
+        !sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, rows_info, &e.src_site,
+                           p->err) ||
+        !push_edit(p, &e))
+        return false;
+    return plan_mbarrier_completion(p, s, c);
+}
+
 /* cp.async.bulk copies size bytes (an immediate or a register) asynchronously: global
  * to this block's shared memory, completed through an mbarrier's transaction count, or
  * shared to global memory, completed through a bulk group. Its destination write and
  * source read are checked as the issuing thread's accesses as of the instruction
- * (__scord_bulk_copy); a copy completed through an mbarrier then releases them through
- * the object, as its complete-tx does (a release at cluster scope, PTX ISA), so that a
- * wait that sees the phase complete orders them (__scord_sync, as an arrive). Multicast
- * and tensor copies, and bulk reductions, stay unchecked sites. */
+ * (__scord_bulk_copy), then released through its mbarrier (plan_mbarrier_completion).
+ * Tensor copies: plan_tensor_copy. Multicast copies and bulk reductions stay unchecked
+ * sites. */
 static bool plan_bulk_copy(Planner *p, ScPtxStmt *s, const ScPtxCopy *c)
 {
+    if (c->kind == SC_PTX_COPY_BULK_TENSOR && c->src_op >= 0 && c->dst_op >= 0)
+        return plan_tensor_copy(p, s, c);
     if (c->kind != SC_PTX_COPY_BULK || c->multicast || c->src_op < 0 || c->dst_op < 0)
         return unchecked(p, s, SC_INSTR_UNCHECKED_ASYNC, 0);
     ScPtxMem dst = {.kind = SC_PTX_ACCESS_WRITE, .space = c->dst_space, .sem = SC_PTX_SEM_WEAK,
@@ -638,13 +700,7 @@ static bool plan_bulk_copy(Planner *p, ScPtxStmt *s, const ScPtxCopy *c)
                            p->err) ||
         !push_edit(p, &e))
         return false;
-    if (c->completion != SC_PTX_COMPLETE_MBARRIER || c->mbar_op < 0)
-        return true;
-    ScPtxMem mbar = {.kind = SC_PTX_ACCESS_RMW, .space = c->dst_space, .sem = SC_PTX_SEM_RELEASE,
-                     .scope = SC_PTX_SCOPE_CLUSTER, .size = 8, .addr_op = c->mbar_op};
-    ScInstrEdit r = {.kind = SC_INSTR_EDIT_SYNC, .stmt = s};
-    bool skip;
-    return plan_edit(p, s, &mbar, SC_INSTR_SITE_MBARRIER, &r, &skip) && (skip || push_edit(p, &r));
+    return plan_mbarrier_completion(p, s, c);
 }
 
 /* cp.async copies global to shared memory asynchronously. Its source read and its

@@ -232,7 +232,7 @@ const char *sc_instr_unchecked_name(ScInstrUnchecked u)
     case SC_INSTR_UNCHECKED_NONE:
         return "none";
     case SC_INSTR_UNCHECKED_ASYNC:
-        return "tensor and multicast bulk copies (cp.async.bulk.tensor, TMA), bulk reductions "
+        return "tensor copies other than tile mode, multicast bulk copies, bulk reductions "
                "(cp.reduce.async.bulk), st.async, red.async";
     case SC_INSTR_UNCHECKED_MATRIX:
         return "matrix loads and stores (ldmatrix, stmatrix, wmma, wgmma)";

@@ -1,6 +1,7 @@
-/* intercept_launch.c: kernel launches and device allocations as the program
- * makes them: launches are counted per entry point, allocations kept in the
- * table that reports use to name a global address. */
+/* intercept_launch.c: kernel launches, device allocations and tensor maps as the
+ * program makes them: launches are counted per entry point, allocations kept in the
+ * table that reports use to name a global address, tensor maps in the table the
+ * runtime checks tensor copies with. */
 #include "intercept/intercept.h"
 
 static void count_launch(unsigned long *counter, CUresult r)
@@ -152,5 +153,24 @@ CUresult on_cuMemFreeAsync(ScReal_cuMemFreeAsync real, CUdeviceptr ptr, CUstream
 {
     CUresult r = real(ptr, stream);
     untrack_alloc(r, ptr);
+    return r;
+}
+
+CUresult on_cuTensorMapEncodeTiled(ScReal_cuTensorMapEncodeTiled real, CUtensorMap *map,
+                                   CUtensorMapDataType type, cuuint32_t rank, void *global,
+                                   const cuuint64_t *dim, const cuuint64_t *strides,
+                                   const cuuint32_t *box, const cuuint32_t *element_strides,
+                                   CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
+                                   CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob)
+{
+    CUresult r = real(map, type, rank, global, dim, strides, box, element_strides, interleave,
+                      swizzle, l2, oob);
+    ScDevTensorMap m;
+    if (r != CUDA_SUCCESS || !sc_tensor_map_describe(&m, map, (int)type, rank, (uint64_t)(uintptr_t)global,
+                                                     dim, strides, box, element_strides, (int)interleave))
+        return r;
+    pthread_mutex_lock(&sc_ctx.lock);
+    sc_tensor_maps_add(&sc_ctx.rt.tensor_maps, &m);
+    pthread_mutex_unlock(&sc_ctx.lock);
     return r;
 }

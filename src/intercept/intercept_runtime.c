@@ -416,6 +416,21 @@ static bool prepare_cache(const ScDrvRt *d)
     return true;
 }
 
+/* The tensor maps the program encoded, to the device when they changed (a tensor copy
+ * of a map the device does not have counts unchecked). False only when a copy fails. */
+static bool send_tensor_maps(const ScDrvRt *d)
+{
+    ScRuntime *rt = &sc_ctx.rt;
+    if (!rt->tensor_maps.changed)
+        return true;
+    if (!rt->tensor_maps_dev &&
+        !dev_zalloc(d, SC_DEV_TENSOR_MAPS * sizeof(ScDevTensorMap), &rt->tensor_maps_dev))
+        return true;
+    rt->tensor_maps.changed = false;
+    return d->htod(rt->tensor_maps_dev, rt->tensor_maps.v, rt->tensor_maps.n * sizeof(ScDevTensorMap)) ==
+           CUDA_SUCCESS;
+}
+
 void sc_rt_launch_unchecked(void)
 {
     pthread_mutex_lock(&sc_ctx.lock);
@@ -490,7 +505,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         memcpy(chk->prior_block, rt->last_block, sizeof chk->prior_block);
     }
     rt->last_checked = false;
-    ok = ok && clear_dirty_chunks(&d) && prepare_cache(&d) &&
+    ok = ok && send_tensor_maps(&d) && clear_dirty_chunks(&d) && prepare_cache(&d) &&
          d.memset_d8(rt->bitmap, 0, rt->sm_ids * sizeof(uint64_t)) == CUDA_SUCCESS &&
          d.memset_d8(rt->records, 0, rt->records_cap * sizeof(ScDevRecord)) == CUDA_SUCCESS &&
          d.memset_d8(rt->sync_table, 0, SYNC_TABLE_BYTES) == CUDA_SUCCESS &&
@@ -522,6 +537,8 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         .async = async ? rt->async : 0,
         .prior_dir = dependent ? rt->prior_dir : 0,
         .prior_split = dependent ? rt->prior_split : 0,
+        .tensor_maps = rt->tensor_maps_dev,
+        .n_tensor_maps = rt->tensor_maps_dev ? rt->tensor_maps.n : 0,
     };
     ok = ok && d.htod(rt->launch, &desc, sizeof desc) == CUDA_SUCCESS;
     pthread_mutex_unlock(&sc_ctx.lock);

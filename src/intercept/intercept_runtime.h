@@ -7,6 +7,7 @@
 
 #include "common/sc_defs.h"
 #include "devrt/devrt_policy.h"
+#include "intercept/intercept_tensor.h"
 
 typedef struct ScOptions ScOptions;
 
@@ -56,6 +57,8 @@ typedef struct ScRuntime {
     size_t prior_tables_bytes, prior_shadow_bytes, prior_split_bytes;
     uint64_t *prior_dir_host; /* mirror of prior_dir */
     bool prior_warned;        /* the note that a dependency could not be kept was given */
+    ScTensorMaps tensor_maps; /* the tensor maps the program encoded */
+    CUdeviceptr tensor_maps_dev; /* their copy on the device, SC_DEV_TENSOR_MAPS records */
 } ScRuntime;
 
 /* One launch of scord's code, between sc_rt_launch_begin and sc_rt_launch_end. */

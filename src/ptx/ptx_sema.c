@@ -1255,7 +1255,7 @@ static void dec_bulk(const ScPtxInstr *in, ScPtxSema *out, uint32_t first, bool 
     ScPtxCopy *c = &out->u.copy;
     Mods k = {0};
     uint32_t n_spaces = 0;
-    bool tensor = false, hint = false;
+    bool tensor = false, hint = false, other_mode = false;
     c->completion = SC_PTX_COMPLETE_NONE;
     for (uint32_t i = first; i < in->n_mods; i++) {
         const char *m = in->mods[i];
@@ -1269,8 +1269,10 @@ static void dec_bulk(const ScPtxInstr *in, ScPtxSema *out, uint32_t first, bool 
             continue;
         }
         if (tensor && (eq(m, "tile") || eq(m, "im2col") || eq(m, "im2col_no_offs") ||
-                       eq(m, "tile::gather4") || eq(m, "tile::scatter4")))
+                       eq(m, "tile::gather4") || eq(m, "tile::scatter4"))) {
+            other_mode |= !eq(m, "tile");
             continue;
+        }
         if (space_of(m, &s)) {
             if (n_spaces == 0)
                 c->dst_space = s;
@@ -1309,6 +1311,7 @@ static void dec_bulk(const ScPtxInstr *in, ScPtxSema *out, uint32_t first, bool 
     uint32_t n = in->n_ops;
     if (tensor) {
         c->kind = reduce ? SC_PTX_COPY_REDUCE_BULK_TENSOR : SC_PTX_COPY_BULK_TENSOR;
+        c->tensor_tile = !other_mode;
         c->size_op = -1;
         c->dst_op = 0;
         c->src_op = 1;

@@ -235,6 +235,8 @@ typedef struct ScPtxCopy {
     ScPtxCompletion completion;
     ScPtxAtomOp red_op;          /* reduce copies */
     uint32_t tensor_dims;        /* .1d ... .5d */
+    bool tensor_tile;            /* tensor copies: .tile mode (the default), not im2col,
+                                    gather4 or scatter4 */
     bool multicast;              /* .multicast::cluster */
     ScPtxSem sem;                /* TENSORMAP: RELEASE */
     ScPtxScope scope;

@@ -105,6 +105,17 @@
     FIELD(ScDevLaunch, released)                                                               \
     FIELD(ScDevLaunch, prior_dir)                                                              \
     FIELD(ScDevLaunch, prior_split)                                                            \
+    FIELD(ScDevLaunch, tensor_maps)                                                            \
+    FIELD(ScDevLaunch, n_tensor_maps)                                                          \
+    SIZE(ScDevTensorMap)                                                                       \
+    FIELD(ScDevTensorMap, map)                                                                 \
+    FIELD(ScDevTensorMap, base)                                                                \
+    FIELD(ScDevTensorMap, dim)                                                                 \
+    FIELD(ScDevTensorMap, stride)                                                              \
+    FIELD(ScDevTensorMap, box)                                                                 \
+    FIELD(ScDevTensorMap, rank)                                                                \
+    FIELD(ScDevTensorMap, elem)                                                                \
+    FIELD(ScDevTensorMap, checked)                                                             \
     SIZE(ScDevSyncNode)                                                                        \
     FIELD(ScDevSyncNode, rec)                                                                  \
     FIELD(ScDevSyncNode, prev)                                                                 \

@@ -1,7 +1,12 @@
-/* test_intercept.c: the interposer's pure parts: the allocation table and the
- * load plan (what scord loads in place of a program's code image). */
+/* test_intercept.c: the interposer's pure parts: the allocation table, the load plan
+ * (what scord loads in place of a program's code image) and the tensor maps (what a
+ * tensor copy touches). */
+#include <stdlib.h>
+#include <string.h>
+
 #include "intercept/intercept_alloc.h"
 #include "intercept/intercept_plan.h"
+#include "intercept/intercept_tensor.h"
 #include "sc_test.h"
 
 TEST(alloc_find_inside_and_at_edges)
@@ -90,6 +95,78 @@ TEST(plan_unreadable_inputs)
     sc_plan_free(&p);
 }
 
+/* A 128 x 32 int matrix (row-major, 512-byte rows) in boxes of 32 x 32. */
+static ScDevTensorMap int_tiles(uint8_t tag, int data_type, int interleave, uint32_t element_stride)
+{
+    uint8_t bytes[128];
+    memset(bytes, tag, sizeof bytes);
+    uint64_t dim[2] = {128, 32}, strides[1] = {512};
+    uint32_t box[2] = {32, 32}, element_strides[2] = {1, element_stride};
+    ScDevTensorMap m;
+    CHECK(sc_tensor_map_describe(&m, bytes, data_type, 2, 0x10000, dim, strides, box, element_strides, interleave));
+    return m;
+}
+
+TEST(tensor_map_box_rows_inside_the_tensor)
+{
+    ScDevTensorMap m = int_tiles(7, 3 /* INT32 */, 0, 1);
+    CHECK_INT(1, m.checked);
+    CHECK_INT(4, m.elem);
+    CHECK_INT(4096, sc_dev_tensor_box_bytes(&m));
+    CHECK_INT(32, sc_dev_tensor_rows(&m));
+    CHECK(m.map[0] == 0x0707070707070707ull && m.map[15] == m.map[0]);
+    uint64_t addr;
+    uint32_t bytes;
+    const int32_t at[5] = {32, 0, 0, 0, 0};
+    CHECK(sc_dev_tensor_row(&m, at, 0, &addr, &bytes));
+    CHECK_INT(0x10000 + 128, addr);
+    CHECK_INT(128, bytes);
+    CHECK(sc_dev_tensor_row(&m, at, 5, &addr, &bytes));
+    CHECK_INT(0x10000 + 5 * 512 + 128, addr);
+    /* A box hanging over the tensor's edges: the part inside only. */
+    const int32_t edge[5] = {-8, 30, 0, 0, 0};
+    CHECK(sc_dev_tensor_row(&m, edge, 1, &addr, &bytes));
+    CHECK_INT(0x10000 + 31 * 512, addr);
+    CHECK_INT(96, bytes);
+    CHECK(!sc_dev_tensor_row(&m, edge, 2, &addr, &bytes));
+    const int32_t beyond[5] = {128, 0, 0, 0, 0};
+    CHECK(!sc_dev_tensor_row(&m, beyond, 0, &addr, &bytes));
+    /* Forms scord does not follow, and arguments that make no tensor. */
+    CHECK_INT(0, int_tiles(7, 3, 1, 1).checked);
+    CHECK_INT(0, int_tiles(7, 3, 0, 2).checked);
+    CHECK_INT(0, int_tiles(7, 13 /* 16U4_ALIGN8B */, 0, 1).checked);
+    uint8_t bytes128[128] = {0};
+    uint64_t dim[1] = {4};
+    uint32_t box[1] = {4};
+    ScDevTensorMap bad;
+    CHECK(!sc_tensor_map_describe(&bad, bytes128, 3, 0, 0, dim, NULL, box, NULL, 0));
+    CHECK(!sc_tensor_map_describe(&bad, bytes128, 3, 6, 0, dim, NULL, box, NULL, 0));
+    CHECK(sc_tensor_map_describe(&bad, bytes128, 3, 1, 0, dim, NULL, box, NULL, 0));
+}
+
+TEST(tensor_maps_keep_the_newest)
+{
+    ScTensorMaps *t = calloc(1, sizeof *t);
+    CHECK(t != NULL);
+    ScDevTensorMap a = int_tiles(1, 3, 0, 1), b = int_tiles(2, 3, 0, 1);
+    sc_tensor_maps_add(t, &a);
+    sc_tensor_maps_add(t, &b);
+    a.base = 0x20000; /* the same bytes encoded again: one record, the newest, last */
+    sc_tensor_maps_add(t, &a);
+    CHECK_INT(2, t->n);
+    CHECK_INT(0x20000, t->v[1].base);
+    CHECK(t->changed);
+    for (uint32_t i = 0; i < SC_DEV_TENSOR_MAPS + 5; i++) {
+        ScDevTensorMap m = int_tiles(3, 3, 0, 1);
+        m.map[0] = 1000 + i;
+        sc_tensor_maps_add(t, &m);
+    }
+    CHECK_INT(SC_DEV_TENSOR_MAPS, t->n);
+    CHECK_INT(1000 + SC_DEV_TENSOR_MAPS + 4, t->v[SC_DEV_TENSOR_MAPS - 1].map[0]);
+    CHECK_INT(1005, t->v[0].map[0]);
+    free(t);
+}
+
 int main(void)
 {
     RUN(alloc_find_inside_and_at_edges);
@@ -97,5 +174,7 @@ int main(void)
     RUN(plan_ptx_text_is_copied);
     RUN(plan_cubin_is_unchecked_with_hint);
     RUN(plan_unreadable_inputs);
+    RUN(tensor_map_box_rows_inside_the_tensor);
+    RUN(tensor_maps_keep_the_newest);
     return TEST_REPORT();
 }
