@@ -1,0 +1,88 @@
+// global_tma_store_norace.cu: each block fills a 32x32 int tile in shared memory and
+// thread 0 stores it to its tile of a row-major matrix with one tensor copy (TMA:
+// cp.async.bulk.tensor.2d.global.shared::cta, a bulk group it then waits for), then
+// publishes it: __threadfence() and a flag of its own. Warp 1 of the next block reads
+// the first row of that tile without waiting for the flag: nothing orders the copy's
+// write before the read. What it reads goes to a scratch array the program does not
+// print. Twin: warp 1 spins on the flag with an acquire load first.
+// SCORD-CATEGORY: 12
+// SCORD-REQUIRES: sm_90
+// SCORD-PTX-TARGETS: sm_90 sm_90a
+// SCORD-EXPECT: no race
+#include <cstdint>
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include "rs_sync.h"
+
+enum { BLOCKS = 4, THREADS = 128, TILE = 32, WIDTH = TILE * BLOCKS, HEIGHT = TILE };
+
+__device__ __forceinline__ uint32_t smem(const void *p)
+{
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+__device__ __forceinline__ int load_acquire(const int *p)
+{
+    int v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+__global__ void store_tiles(const __grid_constant__ CUtensorMap map, const int *matrix, int *flags, int *scratch)
+{
+    __shared__ alignas(128) int tile[TILE][TILE];
+    int t = threadIdx.x, b = blockIdx.x;
+    for (int i = t; i < TILE * TILE; i += THREADS)
+        tile[i / TILE][i % TILE] = b * 100000 + i;
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    if (t == 0) {
+        asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
+                     ::"l"(&map), "r"(b * TILE), "r"(0), "r"(smem(tile)) : "memory");
+        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+        __threadfence();
+        atomicExch(&flags[b], 1);
+    }
+    if (t / 32 != 1 || b == 0)
+        return;
+    int lane = t % 32;
+    if (!rs_spin_until([&] { return load_acquire(&flags[b - 1]) != 0; }))
+        return;
+    int seen = matrix[(b - 1) * TILE + lane];
+    scratch[b * 32 + lane] = seen;
+}
+
+static CUtensorMap encode_tiles(int *matrix)
+{
+    PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
+    cudaDriverEntryPointQueryResult found;
+    RS_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000,
+                                              cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || !encode)
+        rs_die("the driver has no cuTensorMapEncodeTiled");
+    CUtensorMap map;
+    cuuint64_t dim[2] = {WIDTH, HEIGHT}, strides[1] = {WIDTH * sizeof(int)};
+    cuuint32_t box[2] = {TILE, TILE}, element_strides[2] = {1, 1};
+    CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_INT32, 2, matrix, dim, strides, box, element_strides,
+                        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS)
+        rs_die("cuTensorMapEncodeTiled failed (%d)", (int)r);
+    return map;
+}
+
+int main()
+{
+    rs_require_device();
+    int *matrix = rs_zeros<int>(WIDTH * HEIGHT), *flags = rs_zeros<int>(BLOCKS);
+    int *scratch = rs_zeros<int>(BLOCKS * 32);
+    CUtensorMap map = encode_tiles(matrix);
+    store_tiles<<<BLOCKS, THREADS>>>(map, matrix, flags, scratch);
+    RS_LAUNCHED();
+    rs_check_spins();
+    rs_print_checksum("matrix", matrix, WIDTH * HEIGHT);
+    rs_done();
+    return 0;
+}

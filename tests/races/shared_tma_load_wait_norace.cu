@@ -1,0 +1,95 @@
+// shared_tma_load_wait_norace.cu: thread 0 of each block loads a 32x32 tile of a
+// row-major int matrix into shared memory with one tensor copy (TMA:
+// cp.async.bulk.tensor.2d through a tensor map the host encoded with
+// cuTensorMapEncodeTiled), after mbarrier.arrive.expect_tx on the tile's mbarrier;
+// warps 1-3 read a row of the tile before they wait for the mbarrier's phase: the
+// copy may not have landed. Cause: missing_fence (the readers lack the acquire, the
+// wait, that the copy's complete-tx releases to). What they read early goes to a
+// scratch array the program does not print. Twin: the read after the wait.
+// SCORD-CATEGORY: 12
+// SCORD-REQUIRES: sm_90
+// SCORD-PTX-TARGETS: sm_90 sm_90a
+// SCORD-EXPECT: no race
+#include <cstdint>
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include "rs_sync.h"
+
+enum { BLOCKS = 4, THREADS = 128, TILE = 32, WIDTH = TILE * BLOCKS, HEIGHT = TILE };
+
+__device__ __forceinline__ uint32_t smem(const void *p)
+{
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+__device__ __forceinline__ bool mbar_wait(uint64_t *bar, uint32_t parity)
+{
+    return rs_spin_until([&] {
+        uint32_t done;
+        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                     " selp.u32 %0, 1, 0, p;\n}" : "=r"(done) : "r"(smem(bar)), "r"(parity) : "memory");
+        return done != 0;
+    });
+}
+
+__global__ void tile_rows(const __grid_constant__ CUtensorMap map, int *out, int *scratch)
+{
+    __shared__ alignas(128) int tile[TILE][TILE];
+    __shared__ alignas(8) uint64_t full;
+    int t = threadIdx.x;
+    if (t == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem(&full)) : "memory");
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+    if (t == 0) {
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem(&full)),
+                     "r"((int)sizeof tile) : "memory");
+        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                     " [%0], [%1, {%2, %3}], [%4];" ::"r"(smem(tile)), "l"(&map), "r"(blockIdx.x * TILE), "r"(0),
+                     "r"(smem(&full)) : "memory");
+    }
+    if (t < 32) {
+        mbar_wait(&full, 0);
+        return;
+    }
+    if (!mbar_wait(&full, 0))
+        return;
+    int early = tile[t % TILE][t / TILE * 8];
+    scratch[blockIdx.x * THREADS + t] = early;
+    out[blockIdx.x * THREADS + t] = tile[t % TILE][t / TILE * 8 + 1];
+}
+
+static CUtensorMap encode_tiles(int *matrix)
+{
+    PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
+    cudaDriverEntryPointQueryResult found;
+    RS_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000,
+                                              cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || !encode)
+        rs_die("the driver has no cuTensorMapEncodeTiled");
+    CUtensorMap map;
+    cuuint64_t dim[2] = {WIDTH, HEIGHT}, strides[1] = {WIDTH * sizeof(int)};
+    cuuint32_t box[2] = {TILE, TILE}, element_strides[2] = {1, 1};
+    CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_INT32, 2, matrix, dim, strides, box, element_strides,
+                        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS)
+        rs_die("cuTensorMapEncodeTiled failed (%d)", (int)r);
+    return map;
+}
+
+int main()
+{
+    rs_require_device();
+    int *matrix = rs_fill<int>(WIDTH * HEIGHT, [](size_t i) { return int(i * 7 + 3); });
+    int *out = rs_zeros<int>(BLOCKS * THREADS), *scratch = rs_zeros<int>(BLOCKS * THREADS);
+    CUtensorMap map = encode_tiles(matrix);
+    tile_rows<<<BLOCKS, THREADS>>>(map, out, scratch);
+    RS_LAUNCHED();
+    rs_check_spins();
+    rs_print_checksum("tile_rows", out, BLOCKS * THREADS);
+    rs_done();
+    return 0;
+}
