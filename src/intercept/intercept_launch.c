@@ -2,6 +2,8 @@
  * program makes them: launches are counted per entry point, allocations kept in the
  * table that reports use to name a global address, tensor maps in the table the
  * runtime checks tensor copies with. */
+#include <string.h>
+
 #include "intercept/intercept.h"
 
 static void count_launch(unsigned long *counter, CUresult r)
@@ -169,6 +171,30 @@ CUresult on_cuTensorMapEncodeTiled(ScReal_cuTensorMapEncodeTiled real, CUtensorM
     if (r != CUDA_SUCCESS || !sc_tensor_map_describe(&m, map, (int)type, rank, (uint64_t)(uintptr_t)global,
                                                      dim, strides, box, element_strides, (int)interleave))
         return r;
+    pthread_mutex_lock(&sc_ctx.lock);
+    sc_tensor_maps_add(&sc_ctx.rt.tensor_maps, &m);
+    pthread_mutex_unlock(&sc_ctx.lock);
+    return r;
+}
+
+/* The same map over another base address: its record follows it (the bytes change). */
+CUresult on_cuTensorMapReplaceAddress(ScReal_cuTensorMapReplaceAddress real, CUtensorMap *map,
+                                      void *global)
+{
+    ScDevTensorMap m;
+    bool known = false;
+    pthread_mutex_lock(&sc_ctx.lock);
+    const ScDevTensorMap *old = map ? sc_tensor_maps_find(&sc_ctx.rt.tensor_maps, map) : NULL;
+    if (old) {
+        m = *old;
+        known = true;
+    }
+    pthread_mutex_unlock(&sc_ctx.lock);
+    CUresult r = real(map, global);
+    if (r != CUDA_SUCCESS || !known)
+        return r;
+    memcpy(m.map, map, sizeof m.map);
+    m.base = (uint64_t)(uintptr_t)global;
     pthread_mutex_lock(&sc_ctx.lock);
     sc_tensor_maps_add(&sc_ctx.rt.tensor_maps, &m);
     pthread_mutex_unlock(&sc_ctx.lock);

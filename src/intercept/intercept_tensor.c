@@ -51,3 +51,11 @@ void sc_tensor_maps_add(ScTensorMaps *t, const ScDevTensorMap *m)
     t->v[t->n++] = *m;
     t->changed = true;
 }
+
+ScDevTensorMap *sc_tensor_maps_find(ScTensorMaps *t, const void *map)
+{
+    for (uint32_t i = t->n; i-- > 0;)
+        if (memcmp(t->v[i].map, map, sizeof t->v[i].map) == 0)
+            return &t->v[i];
+    return NULL;
+}

@@ -27,4 +27,7 @@ typedef struct ScTensorMaps {
 
 void sc_tensor_maps_add(ScTensorMaps *t, const ScDevTensorMap *m);
 
+/* The newest record of the map whose bytes are `map`, or NULL. */
+ScDevTensorMap *sc_tensor_maps_find(ScTensorMaps *t, const void *map);
+
 #endif

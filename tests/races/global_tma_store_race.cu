@@ -4,7 +4,8 @@
 // publishes it: __threadfence() and a flag of its own. Warp 1 of the next block reads
 // the first row of that tile without waiting for the flag: nothing orders the copy's
 // write before the read. What it reads goes to a scratch array the program does not
-// print. Twin: warp 1 spins on the flag with an acquire load first.
+// print. Twin: warp 1 spins on the flag with an acquire load first. The map is encoded
+// over another buffer and moved to the matrix with cuTensorMapReplaceAddress.
 // SCORD-CATEGORY: 12
 // SCORD-REQUIRES: sm_90
 // SCORD-PTX-TARGETS: sm_90 sm_90a
@@ -53,7 +54,7 @@ __global__ void store_tiles(const __grid_constant__ CUtensorMap map, const int *
     scratch[b * 32 + lane] = seen;
 }
 
-static CUtensorMap encode_tiles(int *matrix)
+static CUtensorMap encode_tiles(int *first, int *matrix)
 {
     PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
     cudaDriverEntryPointQueryResult found;
@@ -64,20 +65,28 @@ static CUtensorMap encode_tiles(int *matrix)
     CUtensorMap map;
     cuuint64_t dim[2] = {WIDTH, HEIGHT}, strides[1] = {WIDTH * sizeof(int)};
     cuuint32_t box[2] = {TILE, TILE}, element_strides[2] = {1, 1};
-    CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_INT32, 2, matrix, dim, strides, box, element_strides,
+    CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_INT32, 2, first, dim, strides, box, element_strides,
                         CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS)
         rs_die("cuTensorMapEncodeTiled failed (%d)", (int)r);
+    PFN_cuTensorMapReplaceAddress_v12000 replace = nullptr;
+    RS_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapReplaceAddress", (void **)&replace, 12000,
+                                              cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || !replace)
+        rs_die("the driver has no cuTensorMapReplaceAddress");
+    if ((r = replace(&map, matrix)) != CUDA_SUCCESS)
+        rs_die("cuTensorMapReplaceAddress failed (%d)", (int)r);
     return map;
 }
 
 int main()
 {
     rs_require_device();
-    int *matrix = rs_zeros<int>(WIDTH * HEIGHT), *flags = rs_zeros<int>(BLOCKS);
+    int *first = rs_zeros<int>(WIDTH * HEIGHT), *matrix = rs_zeros<int>(WIDTH * HEIGHT);
+    int *flags = rs_zeros<int>(BLOCKS);
     int *scratch = rs_zeros<int>(BLOCKS * 32);
-    CUtensorMap map = encode_tiles(matrix);
+    CUtensorMap map = encode_tiles(first, matrix);
     store_tiles<<<BLOCKS, THREADS>>>(map, matrix, flags, scratch);
     RS_LAUNCHED();
     rs_check_spins();

@@ -156,6 +156,10 @@ TEST(tensor_maps_keep_the_newest)
     CHECK_INT(2, t->n);
     CHECK_INT(0x20000, t->v[1].base);
     CHECK(t->changed);
+    CHECK(sc_tensor_maps_find(t, a.map) == &t->v[1]);
+    CHECK(sc_tensor_maps_find(t, b.map) == &t->v[0]);
+    ScDevTensorMap c = int_tiles(9, 3, 0, 1);
+    CHECK(sc_tensor_maps_find(t, c.map) == NULL);
     for (uint32_t i = 0; i < SC_DEV_TENSOR_MAPS + 5; i++) {
         ScDevTensorMap m = int_tiles(3, 3, 0, 1);
         m.map[0] = 1000 + i;
