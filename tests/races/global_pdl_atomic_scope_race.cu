@@ -9,7 +9,7 @@
 // SCORD-PTX-TARGETS: sm_90 sm_90a
 // SCORD-EXPECT: 1 race
 // SCORD-CAUSE: A grid_dependency
-#include "rs_common.h"
+#include "rs_hopper.h"
 
 enum { BLOCKS = 8, THREADS = 128 };
 
@@ -35,16 +35,7 @@ int main()
     RS_CHECK(cudaStreamCreate(&s));
     count_first<<<BLOCKS, THREADS, 0, s>>>(counts);
     RS_CHECK(cudaGetLastError());
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(BLOCKS);
-    cfg.blockDim = dim3(THREADS);
-    cfg.stream = s;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    RS_CHECK(cudaLaunchKernelEx(&cfg, count_second, counts, totals));
+    rs_launch_dependent(count_second, dim3(BLOCKS), dim3(THREADS), s, counts, totals);
     RS_LAUNCHED();
     rs_print_checksum("counts", counts, BLOCKS);
     rs_print_checksum("totals", totals, 1);

@@ -9,7 +9,7 @@
 // SCORD-REQUIRES: sm_90
 // SCORD-PTX-TARGETS: sm_90 sm_90a
 // SCORD-EXPECT: no race
-#include "rs_common.h"
+#include "rs_hopper.h"
 
 enum { BLOCKS = 4, THREADS = 128, N = BLOCKS * THREADS };
 
@@ -44,21 +44,6 @@ __global__ void total(const int *a, const int *b, const int *c, int *sum)
     atomicAdd(sum, a[i] + b[i] + c[i]);
 }
 
-static void launch_dependent(void (*kernel)(const int *, const int *, int *, int *), cudaStream_t s,
-                             const int *params, const int *in, int *scratch, int *out)
-{
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(BLOCKS);
-    cfg.blockDim = dim3(THREADS);
-    cfg.stream = s;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    RS_CHECK(cudaLaunchKernelEx(&cfg, kernel, params, in, scratch, out));
-}
-
 int main()
 {
     rs_require_device();
@@ -69,8 +54,8 @@ int main()
     RS_CHECK(cudaStreamCreate(&s));
     stage1<<<BLOCKS, THREADS, 0, s>>>(params, a);
     RS_CHECK(cudaGetLastError());
-    launch_dependent(stage2, s, params, a, scratch2, b);
-    launch_dependent(stage3, s, params, b, scratch3, c);
+    rs_launch_dependent(stage2, dim3(BLOCKS), dim3(THREADS), s, (const int *)params, (const int *)a, scratch2, b);
+    rs_launch_dependent(stage3, dim3(BLOCKS), dim3(THREADS), s, (const int *)params, (const int *)b, scratch3, c);
     total<<<BLOCKS, THREADS, 0, s>>>(a, b, c, sum);
     RS_LAUNCHED();
     rs_print_checksum("c", c, N);

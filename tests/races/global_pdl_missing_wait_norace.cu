@@ -8,7 +8,7 @@
 // SCORD-REQUIRES: sm_90
 // SCORD-PTX-TARGETS: sm_90 sm_90a
 // SCORD-EXPECT: no race
-#include "rs_common.h"
+#include "rs_hopper.h"
 
 enum { BLOCKS = 8, THREADS = 128, N = BLOCKS * THREADS };
 
@@ -36,16 +36,7 @@ int main()
     RS_CHECK(cudaStreamCreate(&s));
     produce<<<BLOCKS, THREADS, 0, s>>>(table);
     RS_CHECK(cudaGetLastError());
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(BLOCKS);
-    cfg.blockDim = dim3(THREADS);
-    cfg.stream = s;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    RS_CHECK(cudaLaunchKernelEx(&cfg, consume, (const int *)table, scratch, out));
+    rs_launch_dependent(consume, dim3(BLOCKS), dim3(THREADS), s, (const int *)table, scratch, out);
     RS_LAUNCHED();
     // The table only, as in the racy twin.
     rs_print_checksum("table", table, N);

@@ -12,9 +12,8 @@
 // SCORD-EXPECT: 1 race
 // SCORD-CAUSE: A unsynchronized_blocks
 #include <cstdint>
-#include <cuda.h>
-#include <cudaTypedefs.h>
 
+#include "rs_hopper.h"
 #include "rs_sync.h"
 
 enum { BLOCKS = 4, THREADS = 128, TILE = 32, WIDTH = TILE * BLOCKS, HEIGHT = TILE };
@@ -54,39 +53,14 @@ __global__ void store_tiles(const __grid_constant__ CUtensorMap map, const int *
     scratch[b * 32 + lane] = seen;
 }
 
-static CUtensorMap encode_tiles(int *first, int *matrix)
-{
-    PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
-    cudaDriverEntryPointQueryResult found;
-    RS_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000,
-                                              cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess || !encode)
-        rs_die("the driver has no cuTensorMapEncodeTiled");
-    CUtensorMap map;
-    cuuint64_t dim[2] = {WIDTH, HEIGHT}, strides[1] = {WIDTH * sizeof(int)};
-    cuuint32_t box[2] = {TILE, TILE}, element_strides[2] = {1, 1};
-    CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_INT32, 2, first, dim, strides, box, element_strides,
-                        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
-                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (r != CUDA_SUCCESS)
-        rs_die("cuTensorMapEncodeTiled failed (%d)", (int)r);
-    PFN_cuTensorMapReplaceAddress_v12000 replace = nullptr;
-    RS_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapReplaceAddress", (void **)&replace, 12000,
-                                              cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess || !replace)
-        rs_die("the driver has no cuTensorMapReplaceAddress");
-    if ((r = replace(&map, matrix)) != CUDA_SUCCESS)
-        rs_die("cuTensorMapReplaceAddress failed (%d)", (int)r);
-    return map;
-}
-
 int main()
 {
     rs_require_device();
     int *first = rs_zeros<int>(WIDTH * HEIGHT), *matrix = rs_zeros<int>(WIDTH * HEIGHT);
     int *flags = rs_zeros<int>(BLOCKS);
     int *scratch = rs_zeros<int>(BLOCKS * 32);
-    CUtensorMap map = encode_tiles(first, matrix);
+    CUtensorMap map = rs_int_tiles(first, WIDTH, HEIGHT, TILE);
+    rs_move_tiles(&map, matrix);
     store_tiles<<<BLOCKS, THREADS>>>(map, matrix, flags, scratch);
     RS_LAUNCHED();
     rs_check_spins();

@@ -11,9 +11,8 @@
 // SCORD-PTX-TARGETS: sm_90 sm_90a
 // SCORD-EXPECT: no race
 #include <cstdint>
-#include <cuda.h>
-#include <cudaTypedefs.h>
 
+#include "rs_hopper.h"
 #include "rs_sync.h"
 
 enum { BLOCKS = 4, THREADS = 128, TILE = 32, WIDTH = TILE * BLOCKS, HEIGHT = TILE };
@@ -61,31 +60,12 @@ __global__ void tile_rows(const __grid_constant__ CUtensorMap map, int *out, int
     out[blockIdx.x * THREADS + t] = tile[t % TILE][t / TILE * 8 + 1];
 }
 
-static CUtensorMap encode_tiles(int *matrix)
-{
-    PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
-    cudaDriverEntryPointQueryResult found;
-    RS_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000,
-                                              cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess || !encode)
-        rs_die("the driver has no cuTensorMapEncodeTiled");
-    CUtensorMap map;
-    cuuint64_t dim[2] = {WIDTH, HEIGHT}, strides[1] = {WIDTH * sizeof(int)};
-    cuuint32_t box[2] = {TILE, TILE}, element_strides[2] = {1, 1};
-    CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_INT32, 2, matrix, dim, strides, box, element_strides,
-                        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
-                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (r != CUDA_SUCCESS)
-        rs_die("cuTensorMapEncodeTiled failed (%d)", (int)r);
-    return map;
-}
-
 int main()
 {
     rs_require_device();
     int *matrix = rs_fill<int>(WIDTH * HEIGHT, [](size_t i) { return int(i * 7 + 3); });
     int *out = rs_zeros<int>(BLOCKS * THREADS), *scratch = rs_zeros<int>(BLOCKS * THREADS);
-    CUtensorMap map = encode_tiles(matrix);
+    CUtensorMap map = rs_int_tiles(matrix, WIDTH, HEIGHT, TILE);
     tile_rows<<<BLOCKS, THREADS>>>(map, out, scratch);
     RS_LAUNCHED();
     rs_check_spins();
