@@ -58,6 +58,7 @@
     X(SREAD_KEEPS_NEWER)  /* ... while partial syncs of other lanes moved the warp clock */ \
     X(READ_JOINS)         /* a weak read of another warp or block joins a history of reads */ \
     X(RACE_HINT)          /* the site word names the recorder's own racing access */   \
+    X(WARN_HINT)          /* ... or its own atomic or strong write a strong_vs_rmw meets */ \
     X(ACQ_ORDERED)        /* an acquired release orders the recorder before the accessor */ \
     X(ACQ_BSYNC)          /* an acquired release orders what a barrier ordered before the recorder */ \
     X(ACQ_MOVE)           /* classes ordered only by an acquired release become LSYNC */ \
@@ -262,8 +263,10 @@ typedef struct ScRulesAccess {
     /* Warp clock: now, floor, and the thread's lane's seen[] row (NULL: all now). */
     uint16_t sync_now, sync_floor;
     const uint16_t *sync_seen;
-    /* The word's site word as the runtime read it with the word (0: none). Only the
-     * choice of the reported previous access uses it, never the verdict. */
+    /* The word's site word as the runtime read it with the word (0: none). It chooses
+     * the reported previous access; of the verdicts it decides only a strong_vs_rmw
+     * warning whose partner the word alone cannot tell from this thread's own
+     * (WARN_HINT), never a race. */
     uint64_t hint;
     /* Release records (sc_rules_release_record) this thread has acquired: a recorder's
      * access one of them covers is ordered before this access, even across blocks. */
@@ -1055,8 +1058,8 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
     /* Candidates for the reported pair, best first: the recorder's own access the site
      * word names (3), an access at SELF (2), one certainly by another thread (1), one
      * of a summary that may hold this thread's own access (0); at equal rank the
-     * atomic causes, which name the kinds of both sides. The verdict itself never
-     * depends on the site word or the ranks. */
+     * atomic causes, which name the kinds of both sides. Whether there is a race never
+     * depends on the site word or the ranks (a warning may: WARN_HINT below). */
     int best_rank = -1, warn_rank = -1, unsure_warn = 0, racing = 0;
     /* xcta says a cta-scoped strong write is in the history, not which class made it. */
     int xcta_class_unsure = s->xcta && s->reach[SC_RULES_CLS_SWRITE] && s->reach[SC_RULES_CLS_ATOMIC];
@@ -1125,6 +1128,25 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
             race_cause = cause;
             best_rank = 3;
             break;
+        }
+    }
+
+    /* A strong_vs_rmw whose only partners are in a summary that may hold this thread's
+     * own access: the site word may name the recorder's own atomic or strong write,
+     * certainly another thread's and unordered with this access (the warning would
+     * otherwise depend on which of two blocks' atomics came last). */
+    if (race_c < 0 && warn_c < 0 && unsure_warn && !r.same_thr && !rules_ordered(&r, SC_RULES_POS_SELF) &&
+        fp != RULES_FP_MIXED) {
+        uint64_t slot = rules_site_slot_of(a->hint, SC_RULES_CLS_WRITE);
+        int hc = rules_site_slot_cls(slot, SC_RULES_CLS_WRITE), cause = 0;
+        if ((slot & ((1u << SC_RULES_SITE_BITS) - 1u)) && s->reach[hc] >= SC_RULES_POS_SELF &&
+            !((a->moved >> hc) & 1) &&
+            rules_pair(&r, a, hc, rules_site_slot_block_scoped(slot, SC_RULES_CLS_WRITE), SC_RULES_POS_SELF, fp,
+                       &cause) == 2) {
+            SC_RULES_COV(WARN_HINT);
+            warn_c = hc;
+            warn_rank = 2;
+            unsure_warn = 0;
         }
     }
 

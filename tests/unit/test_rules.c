@@ -827,6 +827,33 @@ static int record(uint64_t *word, uint64_t *site, ScRulesAccess a, uint32_t id, 
     return r;
 }
 
+TEST(strong_write_after_two_blocks_atomics_warns_in_any_order)
+{
+    /* global_relaxed_store_vs_atomic_race: blocks 2 and 3 atomicOr a flag word, block 0
+     * stores it relaxed. After both atomics the word summarizes the first at GRID, which
+     * may hold block 0's own; the site word names the recorder's own atomic, certainly
+     * another thread's: the warning does not depend on the order of the atomics. */
+    for (int order = 0; order < 2; order++) {
+        ScRulesVerdict v;
+        uint64_t x = 0, site = 0;
+        world(0, 0);
+        record(&x, &site, mk(order ? 3 : 2, 0, AT, GPU, 0xf), 40, &v);
+        record(&x, &site, mk(order ? 2 : 3, 0, AT, GPU, 0xf), 40, &v);
+        uint64_t before = site;
+        CHECK_INT(SC_RULES_WARN, record(&x, &site, mk(0, 0, SW, GPU, 0xf), 41, &v));
+        CHECK_INT(SC_RULES_CAUSE_STRONG_VS_RMW, v.cause);
+        CHECK_INT(AT, v.prev_cls);
+        CHECK_INT(1, v.prev_exact);
+        CHECK(sc_rules_site_of(before, v.prev_cls) == 40);
+        /* Without the site word the partner may be block 0's own: withheld, flagged. */
+        x = 0;
+        run(&x, mk(2, 0, AT, GPU, 0xf), &v);
+        run(&x, mk(3, 0, AT, GPU, 0xf), &v);
+        CHECK_INT(SC_RULES_OK, run(&x, mk(0, 0, SW, GPU, 0xf), &v));
+        CHECK(v.flags & SC_RULES_V_WARN_UNSURE);
+    }
+}
+
 TEST(site_word_names_a_read_the_recorder_followed_with_an_atomic)
 {
     /* Check-then-act: block 4's plain read, then its atomicCAS; block 0's atomicCAS
@@ -1423,6 +1450,7 @@ int main(void)
     RUN(blocks_of_a_cluster_are_told_by_their_coordinates);
     RUN(cluster_scope_spans_the_blocks_of_its_cluster);
     RUN(strong_plain_write_vs_rmw_warns);
+    RUN(strong_write_after_two_blocks_atomics_warns_in_any_order);
     RUN(mixed_size_strong_pair_races);
     RUN(summarized_partner_is_placed_relative_to_the_recorder);
     RUN(bytes_of_different_threads_split_then_stay_exact);
