@@ -1991,14 +1991,11 @@ extern "C" __device__ __noinline__ bool __scord_note_trail(ScDevLaunch *l, const
     return true;
 }
 
-/* The site word for `next`, made from `site` that went with `old`: the word's trail
- * stays while the word does (SC_RULES_SITE_TRAIL), and the caller sets it again when
- * the access keeps or begins one. */
+/* The site word for `next`, made from `site` that went with `old`, for this access. */
 static __device__ __forceinline__ uint64_t site_after(const Access *a, const ScRulesAccess *r, const Shadow *sh,
                                                       uint64_t site, uint64_t old, uint64_t next)
 {
-    uint64_t n = sc_rules_site_next(site, old, next, r, a->cur.site, sh->cell) & ~SC_RULES_SITE_TRAIL;
-    return next == old ? n | (site & SC_RULES_SITE_TRAIL) : n;
+    return sc_rules_site_next(site, old, next, r, a->cur.site, sh->cell);
 }
 
 static __device__ __forceinline__ int decide(const ScRulesAccess *r, bool cell, uint64_t old,

@@ -436,8 +436,10 @@ SC_HD static inline uint64_t sc_rules_split_cell(uint64_t word, unsigned byte)
  *        26      SC_RULES_SITE_TRAIL           53      the write is block-scoped
  *        55..63  the recorder's block index, bits 14..22 (the word has 0..13)
  * Site ids above SC_RULES_SITE_MAX are not kept: such a partner is reported without
- * its instruction. The rules never set SC_RULES_SITE_TRAIL and read nothing from it:
- * the runtime sets it when a trail describes the word (sc_rules_trail_classes). */
+ * its instruction. SC_RULES_SITE_TRAIL: the runtime sets it when it keeps a trail of the
+ * word (sc_rules_trail_classes); sc_rules_site_next keeps it while the word stays as it
+ * is and clears it when the word changes; the rules read it only to leave a trailed
+ * word out of READ_JOINS. */
 #define SC_RULES_SITE_BITS 24
 #define SC_RULES_SITE_MAX ((1u << SC_RULES_SITE_BITS) - 2u)
 #define SC_RULES_SITE_NONE 0xffffffffu
@@ -497,8 +499,8 @@ SC_HD static inline int rules_site_slot_block_scoped(uint64_t slot, int c)
  * it as it is, unless it moved the recorder's clocks. A word's slot names one
  * instruction for every byte the word's history covers, so it names none when that
  * instruction left some of them out (a byte cell has one byte: always named). */
-SC_HD static inline uint64_t sc_rules_site_next(uint64_t site, uint64_t old, uint64_t next,
-                                                const ScRulesAccess *a, uint32_t id, int cell)
+SC_HD static inline uint64_t rules_site_slots_next(uint64_t site, uint64_t old, uint64_t next,
+                                                   const ScRulesAccess *a, uint32_t id, int cell)
 {
     if (((next ^ sc_rules_who(a)) & SC_RULES_WHO_FIELD) != 0) {
         /* Not the recorder. A strong read that moved the recorder's clocks on (a
@@ -531,6 +533,17 @@ SC_HD static inline uint64_t sc_rules_site_next(uint64_t site, uint64_t old, uin
     else
         out |= slot << SC_RULES_SITE_WRITE_SHIFT | other;
     return out;
+}
+
+/* The site word for `next`, made from `site` that went with `old` (above). A word's
+ * trail describes it only as long as it is the word the trail led to: the trail bit
+ * stays while the access leaves the word as it was, and goes when it changes it (the
+ * runtime sets it again when the access extends or begins a trail). */
+SC_HD static inline uint64_t sc_rules_site_next(uint64_t site, uint64_t old, uint64_t next,
+                                                const ScRulesAccess *a, uint32_t id, int cell)
+{
+    uint64_t out = rules_site_slots_next(site, old, next, a, id, cell) & ~SC_RULES_SITE_TRAIL;
+    return next == old ? out | (site & SC_RULES_SITE_TRAIL) : out;
 }
 
 /* The instruction of the recorder's access of class c the site word names, or

@@ -500,7 +500,7 @@ static unsigned sut_trail_classes(const Sim *s, int t, int w, const ScRulesAcces
 }
 
 /* After access a of thread t turned word w from `old` into `next` (no race), with the
- * site word `site` (the new one, its trail bit clear unless the word stayed): keep the
+ * site word `site` (sc_rules_site_next's: its trail bit clear unless the word stayed): keep the
  * word's trail or begin one, as the runtime does for a word of global memory
  * (devrt.cu, may_trail and __scord_note_trail). Returns the site word with the trail
  * bit as the runtime leaves it. */
@@ -510,7 +510,7 @@ static uint64_t sut_note_trail(Sim *s, int t, int w, const ScRulesAccess *a, uin
     Mem *m = &s->mem;
     int trailed = (m->site[w] & SC_RULES_SITE_TRAIL) != 0;
     if (next == old || a->cls == SC_RULES_CLS_WRITE)
-        return next == old ? site : site & ~SC_RULES_SITE_TRAIL;
+        return site;
     unsigned long hits[64];
     memcpy(hits, cov_hits, sizeof hits); /* not decisions of the rules */
     int begin = 0, released = 0;
@@ -522,7 +522,7 @@ static uint64_t sut_note_trail(Sim *s, int t, int w, const ScRulesAccess *a, uin
                 (sut_cover(old, a) && sc_rules_restated(next));
     memcpy(cov_hits, hits, sizeof hits);
     if (!trailed && !begin)
-        return site & ~SC_RULES_SITE_TRAIL;
+        return site;
     ScRulesTrail *tr = &m->trail[w];
     if (!trailed || m->trail_now[w] != old) {
         tr->before = old;
@@ -574,9 +574,7 @@ static int sut_access(Sim *s, int t, const Op *op, ScRulesVerdict *out)
                 if (r[0] == SC_RULES_UNCHANGED && n != s->mem.word[w])
                     return -1; /* the contract: UNCHANGED leaves the word as it is */
                 nm[0] = v.prev_exact ? sc_rules_site_of(a.hint, v.prev_cls) : SC_RULES_SITE_NONE;
-                uint64_t site = sc_rules_site_next(s->mem.site[w], s->mem.word[w], n, &a, id, 0) & ~SC_RULES_SITE_TRAIL;
-                if (n == s->mem.word[w])
-                    site |= s->mem.site[w] & SC_RULES_SITE_TRAIL;
+                uint64_t site = sc_rules_site_next(s->mem.site[w], s->mem.word[w], n, &a, id, 0);
                 if (s->suite->scoped && (r[0] == SC_RULES_OK || r[0] == SC_RULES_WARN))
                     site = sut_note_trail(s, t, w, &a, id, s->mem.word[w], n, site);
                 s->mem.site[w] = site;

@@ -207,6 +207,14 @@ TEST(split_marker_and_site_word)
     CHECK(sc_rules_site_of(part, AT) == SC_RULES_SITE_NONE);
     /* A byte cell is one byte: any access to it names itself. */
     CHECK(sc_rules_site_of(sc_rules_site_next(part, word, word, &high, 8, 1), AT) == 8);
+    /* The trail bit stays while the word does, and goes when it changes, whoever is
+     * recorded then. */
+    uint64_t trailed = both | SC_RULES_SITE_TRAIL;
+    CHECK(sc_rules_site_next(trailed, word, word, &other, 9, 0) == trailed);
+    CHECK(sc_rules_site_next(trailed, word, word, &rd, 0, 0) & SC_RULES_SITE_TRAIL);
+    CHECK(!(sc_rules_site_next(trailed, word, word2, &other, 9, 0) & SC_RULES_SITE_TRAIL));
+    CHECK(!(sc_rules_site_next(trailed, word, word | (uint64_t)SC_RULES_POS_GRID << SC_RULES_REACH_SHIFT, &other,
+                               9, 0) & SC_RULES_SITE_TRAIL));
 }
 
 TEST(counters_wrap_at_odd_period)
