@@ -1495,10 +1495,15 @@ typedef struct ScRulesTrail {
  * word keeps them (bits 23..63), its class + 1 (bits 0..2) and the site id + 1 (bits
  * 3..22; 0: none, or too large to keep). Never 0. */
 #define SC_RULES_STAMP_SITE_BITS 20
-SC_HD static inline uint64_t sc_rules_stamp(const ScRulesAccess *a, uint32_t id)
+SC_HD static inline uint64_t rules_stamp_of(uint64_t who, int cls, uint32_t id)
 {
     uint64_t site = id < (1u << SC_RULES_STAMP_SITE_BITS) - 1u ? (uint64_t)id + 1u : 0u;
-    return sc_rules_who(a) | (uint64_t)(a->cls + 1u) | site << 3;
+    return (who & SC_RULES_WHO_FIELD) | (uint64_t)(cls + 1) | site << 3;
+}
+
+SC_HD static inline uint64_t sc_rules_stamp(const ScRulesAccess *a, uint32_t id)
+{
+    return rules_stamp_of(sc_rules_who(a), a->cls, id);
 }
 
 SC_HD static inline int sc_rules_stamp_cls(uint64_t stamp) { return (int)(stamp & 7u) - 1; }
@@ -1599,9 +1604,7 @@ SC_HD static inline uint64_t sc_rules_trail_partner(const ScRulesTrail *t, int c
             return t->after[i];
     if (sc_rules_reach(t->before, c) != SC_RULES_POS_SELF || ((before_ordered >> SC_RULES_POS_SELF) & 1))
         return 0;
-    uint32_t id = sc_rules_site_of(t->before_site, c);
-    uint64_t site = id < (1u << SC_RULES_STAMP_SITE_BITS) - 1u ? (uint64_t)id + 1u : 0u;
-    return (t->before & SC_RULES_WHO_FIELD) | (uint64_t)(c + 1) | site << 3;
+    return rules_stamp_of(t->before, c, sc_rules_site_of(t->before_site, c));
 }
 
 /* ---- The prerequisite grid ------------------------------------------------------- */
