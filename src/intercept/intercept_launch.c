@@ -19,8 +19,7 @@ CUresult on_cuLaunchKernel(ScReal_cuLaunchKernel real, CUfunction f, unsigned in
 {
     const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
     ScLaunchCheck chk;
-    if (!sc_rt_launch_begin(f, grid, block, shmem, stream, false, &chk))
-        sc_rt_launch_unchecked();
+    sc_rt_launch_begin(f, grid, block, shmem, stream, false, &chk);
     CUresult r = real(f, gx, gy, gz, bx, by, bz, shmem, stream, params, extra);
     count_launch(&sc_ctx.launches, r);
     sc_rt_launch_end(&chk, r, stream);
@@ -45,9 +44,8 @@ CUresult on_cuLaunchKernelEx(ScReal_cuLaunchKernelEx real, const CUlaunchConfig 
     if (config) {
         const unsigned grid[3] = {config->gridDimX, config->gridDimY, config->gridDimZ};
         const unsigned block[3] = {config->blockDimX, config->blockDimY, config->blockDimZ};
-        if (!sc_rt_launch_begin(f, grid, block, config->sharedMemBytes, config->hStream,
-                                programmatic(config), &chk))
-            sc_rt_launch_unchecked();
+        sc_rt_launch_begin(f, grid, block, config->sharedMemBytes, config->hStream,
+                           programmatic(config), &chk);
     }
     CUresult r = real(config, f, params, extra);
     count_launch(&sc_ctx.launches, r);
@@ -62,8 +60,7 @@ CUresult on_cuLaunchCooperativeKernel(ScReal_cuLaunchCooperativeKernel real, CUf
 {
     const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
     ScLaunchCheck chk;
-    if (!sc_rt_launch_begin(f, grid, block, shmem, stream, false, &chk))
-        sc_rt_launch_unchecked();
+    sc_rt_launch_begin(f, grid, block, shmem, stream, false, &chk);
     CUresult r = real(f, gx, gy, gz, bx, by, bz, shmem, stream, params);
     count_launch(&sc_ctx.launches, r);
     sc_rt_launch_end(&chk, r, stream);
@@ -72,7 +69,6 @@ CUresult on_cuLaunchCooperativeKernel(ScReal_cuLaunchCooperativeKernel real, CUf
 
 CUresult on_cuGraphLaunch(ScReal_cuGraphLaunch real, CUgraphExec exec, CUstream stream)
 {
-    sc_rt_launch_unchecked();
     bool wait = sc_rt_graph_begin();
     CUresult r = real(exec, stream);
     count_launch(&sc_ctx.graph_launches, r);

@@ -431,11 +431,14 @@ static bool send_tensor_maps(const ScDrvRt *d)
            CUDA_SUCCESS;
 }
 
-void sc_rt_launch_unchecked(void)
+/* A launch that is not checked: a later programmatic launch depends on no checked
+ * grid. Returns false, sc_rt_launch_begin's answer. */
+static bool not_checked(void)
 {
     pthread_mutex_lock(&sc_ctx.lock);
     sc_ctx.rt.last_checked = false;
     pthread_mutex_unlock(&sc_ctx.lock);
+    return false;
 }
 
 bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned block[3],
@@ -451,11 +454,11 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
     if (!dl.stream_is_capturing || dl.stream_is_capturing(stream, &capture) != CUDA_SUCCESS ||
         capture != CU_STREAM_CAPTURE_STATUS_NONE)
-        return false;
+        return not_checked();
     bool async = false;
     CUdeviceptr var = state_var(&dl, &f, &async);
     if (!var)
-        return false;
+        return not_checked();
     pthread_mutex_lock(&sc_ctx.launch_lock);
     pthread_mutex_lock(&sc_ctx.lock);
     ScRuntime *rt = &sc_ctx.rt;
@@ -768,6 +771,7 @@ bool sc_rt_graph_begin(void)
         return false;
     pthread_mutex_lock(&sc_ctx.launch_lock);
     pthread_mutex_lock(&sc_ctx.lock);
+    sc_ctx.rt.last_checked = false;
     bool ready = sc_ctx.rt.ready;
     uint32_t off = 0;
     if (ready)

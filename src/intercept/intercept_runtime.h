@@ -79,9 +79,6 @@ typedef struct ScLaunchCheck {
  * launches run one at a time, each followed by a synchronize. */
 bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned block[3],
                         unsigned shmem, CUstream stream, bool programmatic, ScLaunchCheck *chk);
-/* A launch that is not checked: a later programmatic launch does not depend on a
- * checked grid. */
-void sc_rt_launch_unchecked(void);
 /* Waits for the launch, reads its races back and reports them. */
 void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream stream);
 
