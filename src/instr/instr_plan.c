@@ -623,6 +623,18 @@ static bool plan_mbarrier_completion(Planner *p, ScPtxStmt *s, const ScPtxCopy *
     return plan_edit(p, s, &mbar, SC_INSTR_SITE_MBARRIER, &r, &skip) && (skip || push_edit(p, &r));
 }
 
+/* A bulk or tensor copy's edit e, with an access site for each of its two sides
+ * (e->site: site_info, e->src_site: src_info), then its mbarrier completion. */
+static bool push_copy(Planner *p, ScPtxStmt *s, const ScPtxCopy *c, ScInstrEdit *e, uint32_t site_info,
+                      uint32_t src_info)
+{
+    return sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, site_info, &e->site,
+                             p->err) &&
+           sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, src_info, &e->src_site,
+                             p->err) &&
+           push_edit(p, e) && plan_mbarrier_completion(p, s, c);
+}
+
 /* A tensor copy in tile mode (cp.async.bulk.tensor, TMA) between shared memory and
  * global memory: the box of its tensor map at its coordinates, checked as the issuing
  * thread's accesses as of the instruction (__scord_tensor_copy: the host knows each
@@ -657,12 +669,7 @@ static bool plan_tensor_copy(Planner *p, ScPtxStmt *s, const ScPtxCopy *c)
         return false;
     if (skip_box || skip_map)
         return true;
-    if (!sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, box_info, &e.site, p->err) ||
-        !sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, rows_info, &e.src_site,
-                           p->err) ||
-        !push_edit(p, &e))
-        return false;
-    return plan_mbarrier_completion(p, s, c);
+    return push_copy(p, s, c, &e, box_info, rows_info);
 }
 
 /* cp.async.bulk copies size bytes (an immediate or a register) asynchronously: global
@@ -695,12 +702,7 @@ static bool plan_bulk_copy(Planner *p, ScPtxStmt *s, const ScPtxCopy *c)
         return false;
     if (skip_dst || skip_src)
         return true;
-    if (!sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, dst_info, &e.site, p->err) ||
-        !sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, src_info, &e.src_site,
-                           p->err) ||
-        !push_edit(p, &e))
-        return false;
-    return plan_mbarrier_completion(p, s, c);
+    return push_copy(p, s, c, &e, dst_info, src_info);
 }
 
 /* cp.async copies global to shared memory asynchronously. Its source read and its
