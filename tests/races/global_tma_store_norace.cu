@@ -13,14 +13,8 @@
 #include <cstdint>
 
 #include "rs_hopper.h"
-#include "rs_sync.h"
 
 enum { BLOCKS = 4, THREADS = 128, TILE = 32, WIDTH = TILE * BLOCKS, HEIGHT = TILE };
-
-__device__ __forceinline__ uint32_t smem(const void *p)
-{
-    return (uint32_t)__cvta_generic_to_shared(p);
-}
 
 __device__ __forceinline__ int load_acquire(const int *p)
 {
@@ -39,7 +33,7 @@ __global__ void store_tiles(const __grid_constant__ CUtensorMap map, const int *
     __syncthreads();
     if (t == 0) {
         asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
-                     ::"l"(&map), "r"(b * TILE), "r"(0), "r"(smem(tile)) : "memory");
+                     ::"l"(&map), "r"(b * TILE), "r"(0), "r"(rs_smem(tile)) : "memory");
         asm volatile("cp.async.bulk.commit_group;" ::: "memory");
         asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
         __threadfence();

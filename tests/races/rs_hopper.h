@@ -1,14 +1,15 @@
-// rs_hopper.h: host helpers of the race-suite programs that use sm_90 launch and copy
-// features: a launch with programmatic stream serialization (programmatic dependent
-// launch) and tensor maps for tensor copies (TMA), encoded through the driver entry
-// points the CUDA runtime hands out.
+// rs_hopper.h: helpers of the race-suite programs that use sm_90 features: on the host,
+// a launch with programmatic stream serialization (programmatic dependent launch) and
+// tensor maps for tensor copies (TMA), encoded through the driver entry points the CUDA
+// runtime hands out; on the device, shared-window addresses for inline PTX and the wait
+// for an mbarrier's phase.
 #ifndef RS_HOPPER_H
 #define RS_HOPPER_H
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
-#include "rs_common.h"
+#include "rs_sync.h"
 
 // Launches kernel(args...) into stream s, allowed to begin before the kernel before it
 // in s has ended (it must call cudaGridDependencySynchronize() before it relies on it).
@@ -61,6 +62,24 @@ static inline void rs_move_tiles(CUtensorMap *map, int *matrix)
     CUresult r = replace(map, matrix);
     if (r != CUDA_SUCCESS)
         rs_die("cuTensorMapReplaceAddress failed (%d)", (int)r);
+}
+
+// The shared-window address of a generic pointer to shared memory, for inline PTX.
+__device__ __forceinline__ uint32_t rs_smem(const void *p)
+{
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+// Waits (rs_spin_until) for the phase of parity `parity` of the mbarrier at bar to
+// complete; false when the spin gave up.
+__device__ __forceinline__ bool rs_mbar_wait(uint64_t *bar, uint32_t parity)
+{
+    return rs_spin_until([&] {
+        uint32_t done;
+        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                     " selp.u32 %0, 1, 0, p;\n}" : "=r"(done) : "r"(rs_smem(bar)), "r"(parity) : "memory");
+        return done != 0;
+    });
 }
 
 #endif

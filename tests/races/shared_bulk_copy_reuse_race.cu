@@ -13,24 +13,9 @@
 // SCORD-CAUSE: A missing_fence
 #include <cstdint>
 
-#include "rs_sync.h"
+#include "rs_hopper.h"
 
 enum { BLOCKS = 4, THREADS = 128, BYTES = THREADS * 16 };
-
-__device__ __forceinline__ uint32_t smem(const void *p)
-{
-    return (uint32_t)__cvta_generic_to_shared(p);
-}
-
-__device__ __forceinline__ bool mbar_wait(uint64_t *bar, uint32_t parity)
-{
-    return rs_spin_until([&] {
-        uint32_t done;
-        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                     " selp.u32 %0, 1, 0, p;\n}" : "=r"(done) : "r"(smem(bar)), "r"(parity) : "memory");
-        return done != 0;
-    });
-}
 
 __global__ void two_rounds(const int4 *in, int *out)
 {
@@ -38,19 +23,19 @@ __global__ void two_rounds(const int4 *in, int *out)
     __shared__ alignas(8) uint64_t full;
     int t = threadIdx.x, sum = 0;
     if (t == 0) {
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem(&full)) : "memory");
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(rs_smem(&full)) : "memory");
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
     for (int round = 0; round < 2; round++) {
         const int4 *src = in + (round * BLOCKS + blockIdx.x) * THREADS;
         if (t == 0) {
-            asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem(&full)), "r"(BYTES)
+            asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(rs_smem(&full)), "r"(BYTES)
                          : "memory");
             asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
-                         ::"r"(smem(tile)), "l"(src), "r"(BYTES), "r"(smem(&full)) : "memory"); // race(A) write shared
+                         ::"r"(rs_smem(tile)), "l"(src), "r"(BYTES), "r"(rs_smem(&full)) : "memory"); // race(A) write shared
         }
-        if (!mbar_wait(&full, (uint32_t)round))
+        if (!rs_mbar_wait(&full, (uint32_t)round))
             return;
         if (t >= 32) {
             int4 r = tile[(t + 32) % THREADS]; // race(A) read shared

@@ -9,24 +9,9 @@
 // SCORD-EXPECT: no race
 #include <cstdint>
 
-#include "rs_sync.h"
+#include "rs_hopper.h"
 
 enum { BLOCKS = 4, THREADS = 128, BYTES = THREADS * 16 };
-
-__device__ __forceinline__ uint32_t smem(const void *p)
-{
-    return (uint32_t)__cvta_generic_to_shared(p);
-}
-
-__device__ __forceinline__ bool mbar_wait(uint64_t *bar, uint32_t parity)
-{
-    return rs_spin_until([&] {
-        uint32_t done;
-        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                     " selp.u32 %0, 1, 0, p;\n}" : "=r"(done) : "r"(smem(bar)), "r"(parity) : "memory");
-        return done != 0;
-    });
-}
 
 __global__ void rotate_rows(const int4 *in, int *out)
 {
@@ -34,21 +19,21 @@ __global__ void rotate_rows(const int4 *in, int *out)
     __shared__ alignas(8) uint64_t full;
     int t = threadIdx.x;
     if (t == 0) {
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem(&full)) : "memory");
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(rs_smem(&full)) : "memory");
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
     if (t == 0) {
-        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem(&full)), "r"(BYTES)
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(rs_smem(&full)), "r"(BYTES)
                      : "memory");
         asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
-                     ::"r"(smem(tile)), "l"(in + blockIdx.x * THREADS), "r"(BYTES), "r"(smem(&full)) : "memory");
+                     ::"r"(rs_smem(tile)), "l"(in + blockIdx.x * THREADS), "r"(BYTES), "r"(rs_smem(&full)) : "memory");
     }
     if (t < 32) {
-        mbar_wait(&full, 0);
+        rs_mbar_wait(&full, 0);
         return;
     }
-    if (!mbar_wait(&full, 0))
+    if (!rs_mbar_wait(&full, 0))
         return;
     int4 r = tile[(t + 32) % THREADS];
     out[blockIdx.x * THREADS + t] = r.x + r.y + r.z + r.w;

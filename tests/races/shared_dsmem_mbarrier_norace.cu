@@ -13,16 +13,11 @@
 
 #include <cooperative_groups.h>
 
-#include "rs_sync.h"
+#include "rs_hopper.h"
 
 namespace cg = cooperative_groups;
 
 enum { BLOCKS = 8, THREADS = 64, LANES = 32 };
-
-__device__ __forceinline__ uint32_t smem(const void *p)
-{
-    return (uint32_t)__cvta_generic_to_shared(p);
-}
 
 __global__ void __cluster_dims__(2, 1, 1) hand_over(const int *in, int *out)
 {
@@ -31,7 +26,7 @@ __global__ void __cluster_dims__(2, 1, 1) hand_over(const int *in, int *out)
     cg::cluster_group cluster = cg::this_cluster();
     int t = threadIdx.x;
     if (cluster.block_rank() == 0 && t == 0) {
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem(&full)), "r"(LANES) : "memory");
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(rs_smem(&full)), "r"(LANES) : "memory");
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     cluster.sync();
@@ -42,14 +37,14 @@ __global__ void __cluster_dims__(2, 1, 1) hand_over(const int *in, int *out)
             int *remote_tile = cluster.map_shared_rank(tile, 0);
             remote_tile[t] = in[blockIdx.x * LANES + t] * 3 + 1;
             uint32_t remote_bar;
-            asm volatile("mapa.shared::cluster.u32 %0, %1, 0;" : "=r"(remote_bar) : "r"(smem(&full)));
+            asm volatile("mapa.shared::cluster.u32 %0, %1, 0;" : "=r"(remote_bar) : "r"(rs_smem(&full)));
             asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(remote_bar)
                          : "memory");
         }
     } else if (rs_spin_until([&] {
                    uint32_t done;
                    asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], 0;\n"
-                                " selp.u32 %0, 1, 0, p;\n}" : "=r"(done) : "r"(smem(&full)) : "memory");
+                                " selp.u32 %0, 1, 0, p;\n}" : "=r"(done) : "r"(rs_smem(&full)) : "memory");
                    return done != 0;
                })) {
         out[blockIdx.x * THREADS + t] = tile[(t + 5) % LANES];

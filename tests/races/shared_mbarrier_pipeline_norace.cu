@@ -12,33 +12,18 @@
 // SCORD-EXPECT: no race
 #include <cstdint>
 
-#include "rs_sync.h"
+#include "rs_hopper.h"
 
 enum { BLOCKS = 8, STAGES = 2, ROUNDS = 8, LANES = 32 };
 
-__device__ __forceinline__ uint32_t smem(const void *p)
-{
-    return (uint32_t)__cvta_generic_to_shared(p);
-}
-
 __device__ __forceinline__ void mbar_init(uint64_t *bar, uint32_t count)
 {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem(bar)), "r"(count) : "memory");
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(rs_smem(bar)), "r"(count) : "memory");
 }
 
 __device__ __forceinline__ void mbar_arrive(uint64_t *bar)
 {
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem(bar)) : "memory");
-}
-
-__device__ __forceinline__ bool mbar_wait(uint64_t *bar, uint32_t parity)
-{
-    return rs_spin_until([&] {
-        uint32_t done;
-        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                     " selp.u32 %0, 1, 0, p;\n}" : "=r"(done) : "r"(smem(bar)), "r"(parity) : "memory");
-        return done != 0;
-    });
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(rs_smem(bar)) : "memory");
 }
 
 __global__ void pipeline(const int *in, int *out)
@@ -56,12 +41,12 @@ __global__ void pipeline(const int *in, int *out)
         int s = r % STAGES;
         uint32_t phase = (uint32_t)(r / STAGES) & 1u;
         if (threadIdx.x < LANES) {
-            if (r >= STAGES && !mbar_wait(&empty[s], phase ^ 1u))
+            if (r >= STAGES && !rs_mbar_wait(&empty[s], phase ^ 1u))
                 return;
             stage[s][lane] = in[(blockIdx.x * ROUNDS + r) * LANES + lane] + r;
             mbar_arrive(&full[s]);
         } else {
-            if (!mbar_wait(&full[s], phase))
+            if (!rs_mbar_wait(&full[s], phase))
                 return;
             sum += stage[s][(lane * 3 + r) % LANES];
             mbar_arrive(&empty[s]);

@@ -14,24 +14,8 @@
 #include <cstdint>
 
 #include "rs_hopper.h"
-#include "rs_sync.h"
 
 enum { BLOCKS = 4, THREADS = 128, TILE = 32, WIDTH = TILE * BLOCKS, HEIGHT = TILE };
-
-__device__ __forceinline__ uint32_t smem(const void *p)
-{
-    return (uint32_t)__cvta_generic_to_shared(p);
-}
-
-__device__ __forceinline__ bool mbar_wait(uint64_t *bar, uint32_t parity)
-{
-    return rs_spin_until([&] {
-        uint32_t done;
-        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                     " selp.u32 %0, 1, 0, p;\n}" : "=r"(done) : "r"(smem(bar)), "r"(parity) : "memory");
-        return done != 0;
-    });
-}
 
 __global__ void tile_rows(const __grid_constant__ CUtensorMap map, int *out, int *scratch)
 {
@@ -39,23 +23,23 @@ __global__ void tile_rows(const __grid_constant__ CUtensorMap map, int *out, int
     __shared__ alignas(8) uint64_t full;
     int t = threadIdx.x;
     if (t == 0) {
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem(&full)) : "memory");
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(rs_smem(&full)) : "memory");
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
     if (t == 0) {
-        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem(&full)),
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(rs_smem(&full)),
                      "r"((int)sizeof tile) : "memory");
         asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                     " [%0], [%1, {%2, %3}], [%4];" ::"r"(smem(tile)), "l"(&map), "r"(blockIdx.x * TILE), "r"(0),
-                     "r"(smem(&full)) : "memory"); // race(A) write shared
+                     " [%0], [%1, {%2, %3}], [%4];" ::"r"(rs_smem(tile)), "l"(&map), "r"(blockIdx.x * TILE), "r"(0),
+                     "r"(rs_smem(&full)) : "memory"); // race(A) write shared
     }
     if (t < 32) {
-        mbar_wait(&full, 0);
+        rs_mbar_wait(&full, 0);
         return;
     }
     int early = tile[t % TILE][t / TILE * 8]; // race(A) read shared
-    if (!mbar_wait(&full, 0))
+    if (!rs_mbar_wait(&full, 0))
         return;
     scratch[blockIdx.x * THREADS + t] = early;
     out[blockIdx.x * THREADS + t] = tile[t % TILE][t / TILE * 8 + 1];
