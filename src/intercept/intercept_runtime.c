@@ -253,8 +253,20 @@ static bool ensure(const ScDrvRt *d, CUdeviceptr *buf, size_t *have, size_t byte
     return true;
 }
 
+/* Reads the chunk tables back into their host mirrors: the device marks in them the
+ * chunks a launch used (SC_SHADOW_DIRTY). */
+static bool read_chunk_tables(const ScDrvRt *d)
+{
+    ScRuntime *rt = &sc_ctx.rt;
+    for (size_t di = 0; di < DIR_ENTRIES; di++)
+        if (rt->tables[di] &&
+            d->dtoh(rt->tables[di], rt->table_dev[di], TABLE_ENTRIES * sizeof(uint64_t)) != CUDA_SUCCESS)
+            return false;
+    return true;
+}
+
 /* Clears the shadow of every chunk the last launch used, so that kernel boundaries
- * order everything. The device marks used chunks in the chunk tables. */
+ * order everything: those read_chunk_tables found marked. */
 static bool clear_dirty_chunks(const ScDrvRt *d)
 {
     ScRuntime *rt = &sc_ctx.rt;
@@ -262,8 +274,6 @@ static bool clear_dirty_chunks(const ScDrvRt *d)
         uint64_t *table = rt->tables[di];
         if (!table)
             continue;
-        if (d->dtoh(table, rt->table_dev[di], TABLE_ENTRIES * sizeof *table) != CUDA_SUCCESS)
-            return false;
         bool changed = false;
         for (size_t t = 0; t < TABLE_ENTRIES; t++) {
             if (!(table[t] & SC_SHADOW_DIRTY) || (table[t] & SC_SHADOW_CACHED))
@@ -292,7 +302,8 @@ static bool used_own_shadow(uint64_t entry)
 }
 
 /* A programmatically dependent launch: copies the shadow the grid before it left in
- * the chunks it used (clear_dirty_chunks clears them next) and its split pool, and
+ * the chunks it used (read_chunk_tables found them marked; clear_dirty_chunks clears
+ * them next) and its split pool, and
  * builds a directory over the copies, so that the accesses its threads make before
  * griddepcontrol.wait are checked against that grid's (docs/devrt.md, "The
  * prerequisite grid"). Words of cached chunks are not kept. False when the device
@@ -304,11 +315,9 @@ static bool keep_prior(const ScDrvRt *d)
     const size_t table_bytes = TABLE_ENTRIES * sizeof(uint64_t);
     size_t chunks = 0, dirs = 0;
     for (size_t di = 0; di < DIR_ENTRIES; di++) {
-        uint64_t *table = rt->tables[di];
+        const uint64_t *table = rt->tables[di];
         if (!table)
             continue;
-        if (d->dtoh(table, rt->table_dev[di], table_bytes) != CUDA_SUCCESS)
-            return false;
         size_t n = 0;
         for (size_t t = 0; t < TABLE_ENTRIES; t++)
             n += used_own_shadow(table[t]);
@@ -499,6 +508,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
          ensure(&d, &rt->split_pool, &rt->split_bytes, (size_t)SC_SPLIT_CAP * 8 * sizeof(uint64_t));
     if (ok)
         step = "resetting the shadow";
+    ok = ok && read_chunk_tables(&d);
     /* A dependent launch keeps the shadow of the grid it depends on before the reset. */
     bool dependent = ok && programmatic && rt->last_checked && rt->last_stream == stream &&
                      keep_prior(&d);
