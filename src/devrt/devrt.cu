@@ -2015,26 +2015,32 @@ static __device__ bool write_pair(const Access *a, ScRulesAccess *r, const Shado
 {
     if (!sh->held) {
 #if __CUDA_ARCH__ >= 900
-        uint64_t marker = 0;
-        if (*res == SC_RULES_SPLIT && !(marker = split_cells(a, *old, *site))) {
-            *res = SC_RULES_UNCHANGED;
-            return true;
-        }
-        uint64_t n = marker ? marker : *next;
-        uint64_t n_site = marker ? *site : site_after(a, r, sh, *site, *old, n);
-        /* A trail is noted while the word is held (WORD_HELD, its site word as it was). */
+        /* A split and a trail are made while the word is held (WORD_HELD, its site word
+         * as it was): a split pool group is taken only by the thread that installs it
+         * (lanes that split one word at once would otherwise each take one). */
+        bool splitting = *res == SC_RULES_SPLIT;
+        uint64_t n = *next;
+        uint64_t n_site = splitting ? *site : site_after(a, r, sh, *site, *old, n);
         bool trailed = (*site & SC_RULES_SITE_TRAIL) != 0;
-        bool trailing = !marker && may_trail(a, r, sh, *res, *old, n, trailed);
-        if (!swap_pair(a, sh->word, old, site, trailing ? WORD_HELD : n, trailing ? *site : n_site))
+        bool trailing = !splitting && may_trail(a, r, sh, *res, *old, n, trailed);
+        bool holding = splitting || trailing;
+        if (!swap_pair(a, sh->word, old, site, holding ? WORD_HELD : n, holding ? *site : n_site))
             return false;
-        *next = n;
-        if (trailing) {
+        if (splitting) {
+            n = split_cells(a, *old, *site);
+            if (!n) {
+                *res = SC_RULES_UNCHANGED;
+                n = *old;
+            }
+        } else if (trailing) {
             uint64_t stamp = sc_rules_stamp(r, a->cur.site);
             if (__scord_note_trail(a->l, sh->word, trailed, *old, *site, n, stamp, a->gpu))
                 n_site |= SC_RULES_SITE_TRAIL;
             *sh->site = n_site;
-            let_go(a, sh->word, n);
         }
+        *next = n;
+        if (holding)
+            let_go(a, sh->word, n);
         return true;
 #else
         if (!hold_word(a, sh->word, *old, old)) {
