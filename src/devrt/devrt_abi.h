@@ -82,6 +82,11 @@
  * launches do without (ScDevLaunch.async). */
 #define SC_ABI_ASYNC_MARKER "__scord_async_copies"
 
+/* A module with accesses that may reach global memory and cover part of a 4-byte word
+ * (or tensor copies, whose rows may) defines this one: its launches get a split pool
+ * large enough for every word of full shadow (devrt_policy.h, sc_split_groups). */
+#define SC_ABI_SUBWORD_MARKER "__scord_subword_global"
+
 /* __scord_async_group's op, besides a wait_group's N (0 .. SC_ABI_ASYNC_WAIT_MAX). */
 #define SC_ABI_ASYNC_WAIT_MAX 0xfffffff0u
 #define SC_ABI_ASYNC_COMMIT 0xfffffffdu

@@ -1,7 +1,8 @@
 /* devrt_policy.h: how much device memory the global-memory shadow may take: full
  * shadow while the device keeps its headroom, else the metadata cache, sized to 1/8
- * of what it serves. Pure host functions of the sizes, so that the unit tests check
- * them; the reasons are in docs/devrt.md ("Cache mode"). */
+ * of what it serves; and how large the split pool is. Pure host functions of the
+ * sizes, so that the unit tests check them; the reasons are in docs/devrt.md ("Cache
+ * mode", "Split words"). */
 #ifndef SC_DEVRT_POLICY_H
 #define SC_DEVRT_POLICY_H
 
@@ -74,6 +75,35 @@ static inline uint32_t sc_shadow_cache_grow(uint32_t have, uint32_t want, uint64
         if (sc_shadow_keeps_headroom(free, total, sc_shadow_cache_bytes(bits)))
             return bits;
     return have == 0 ? SC_SHADOW_CACHE_MIN_BITS : 0;
+}
+
+/* The split pool: SPLIT_GROUP_BYTES per word whose bytes need histories of their own
+ * (four byte cells, each with its site word). Every launch gets SC_SPLIT_MIN_GROUPS
+ * (shared memory, cached chunks, the odd byte flag); a kernel whose module has
+ * sub-word accesses that may reach global memory gets one group per word of full
+ * shadow on top, so that byte arrays read or written by neighbouring threads are
+ * checked whole: a launch can split no more words than that. */
+#define SC_SPLIT_GROUP_BYTES 64u
+#define SC_SPLIT_MIN_GROUPS 65536u
+#define SC_SPLIT_MAX_GROUPS ((uint64_t)1 << 31)
+
+/* The groups the pool should have (`have` now) for a launch: for a kernel with
+ * sub-word accesses (`subword`), one per word of the `full_chunks` chunks that have
+ * full shadow, on top of the minimum, or as many of them as keep the device's
+ * headroom; `have` when that is not more. */
+static inline uint64_t sc_split_groups(uint64_t have, bool subword, uint64_t full_chunks,
+                                       uint64_t free, uint64_t total)
+{
+    if (!subword)
+        return have;
+    uint64_t want = SC_SPLIT_MIN_GROUPS + full_chunks * SC_SHADOW_WORDS_PER_CHUNK;
+    if (want > SC_SPLIT_MAX_GROUPS)
+        want = SC_SPLIT_MAX_GROUPS;
+    if (!sc_shadow_keeps_headroom(free, total, want * SC_SPLIT_GROUP_BYTES)) {
+        uint64_t room = sc_shadow_headroom(total);
+        want = free > room ? (free - room) / SC_SPLIT_GROUP_BYTES : 0;
+    }
+    return want > have ? want : have;
 }
 
 #endif

@@ -6,8 +6,14 @@
 
 #define SC_INSTR_PREFIX "__scord_"
 
-/* A name at module scope that the runtime's names could collide with. The marker of
- * a module with cp.async is the instrumenter's own, which the runtime never defines. */
+/* A module-scope variable the instrumenter itself adds (the runtime never defines
+ * them): the markers of modules with cp.async and with sub-word global accesses. */
+static bool is_marker(const char *name)
+{
+    return strcmp(name, SC_ABI_ASYNC_MARKER) == 0 || strcmp(name, SC_ABI_SUBWORD_MARKER) == 0;
+}
+
+/* A name at module scope that the runtime's names could collide with. */
 static const char *prefixed_name(const ScPtxModule *m)
 {
     size_t n = strlen(SC_INSTR_PREFIX);
@@ -17,7 +23,7 @@ static const char *prefixed_name(const ScPtxModule *m)
         if (it->kind == SC_PTX_ITEM_VAR)
             for (uint32_t i = 0; i < it->u.var.n_decls; i++)
                 if (strncmp(it->u.var.decls[i].name, SC_INSTR_PREFIX, n) == 0 &&
-                    strcmp(it->u.var.decls[i].name, SC_ABI_ASYNC_MARKER) != 0)
+                    !is_marker(it->u.var.decls[i].name))
                     return it->u.var.decls[i].name;
     }
     return NULL;
@@ -32,6 +38,18 @@ bool sc_instr_check_prefix(const ScPtxModule *m, ScErr *err)
                           " are scord's (is the module instrumented already?)",
                           m->filename ? m->filename : "PTX", name);
     return true;
+}
+
+/* An edit that may check part of a word of global memory: an access of a size that
+ * is not a multiple of 4 whose address may be global, or a tensor copy (its box rows
+ * start at any element). Their words may be split (docs/devrt.md, "Split words"). */
+static bool may_split_global(const ScInstrEdit *e)
+{
+    if (e->kind == SC_INSTR_EDIT_TENSOR_COPY)
+        return true;
+    uint32_t space = SC_ABI_INFO_SPACE(e->info);
+    return e->kind == SC_INSTR_EDIT_ACCESS && SC_ABI_INFO_SIZE(e->info) % 4 != 0 &&
+           (space == SC_ABI_SPACE_GLOBAL || space == SC_ABI_SPACE_GENERIC);
 }
 
 bool sc_instr_module(ScPtxModule *m, const ScInstrOpts *opts, ScInstrResult *res, ScErr *err)
@@ -51,10 +69,12 @@ bool sc_instr_module(ScPtxModule *m, const ScInstrOpts *opts, ScInstrResult *res
         if (!(ok = sc_instr_emit_func(m, &plan.funcs[i], err)))
             sc_err_wrap(err, "%s: while instrumenting %s (discard the module): ", file, plan.funcs[i].func->name);
     if (ok) {
+        bool subword = false;
         for (uint32_t i = 0; i < plan.n_funcs; i++) {
             const ScInstrFuncPlan *fp = &plan.funcs[i];
             res->n_entry += fp->kernel >= 0;
-            for (uint32_t j = 0; j < fp->n_edits; j++)
+            for (uint32_t j = 0; j < fp->n_edits; j++) {
+                subword = subword || may_split_global(&fp->edits[j]);
                 switch (fp->edits[j].kind) {
                 case SC_INSTR_EDIT_ACCESS:
                 case SC_INSTR_EDIT_BULK_COPY:
@@ -83,12 +103,15 @@ bool sc_instr_module(ScPtxModule *m, const ScInstrOpts *opts, ScInstrResult *res
                     res->n_async++;
                     break;
                 }
+            }
         }
         for (uint32_t i = 0; i < res->n_sites; i++)
             res->n_unchecked += res->sites[i].kind == SC_INSTR_SITE_UNCHECKED;
         /* Weak: several -rdc units of one program may each define it. */
         if (res->n_async)
             ok = sc_ptx_add_decls(m, ".weak .global .align 4 .u32 " SC_ABI_ASYNC_MARKER " = 1;\n", err);
+        if (ok && subword)
+            ok = sc_ptx_add_decls(m, ".weak .global .align 4 .u32 " SC_ABI_SUBWORD_MARKER " = 1;\n", err);
     }
     sc_instr_plan_free(&plan);
     if (!ok)

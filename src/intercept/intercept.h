@@ -12,9 +12,6 @@
 #include "intercept/intercept_plan.h"
 #include "intercept/intercept_runtime.h"
 
-/* Words whose bytes get histories of their own (byte cells), per launch. */
-#define SC_SPLIT_CAP 65536u
-
 /* Typed pointers to the real entry points, one per handler. */
 #define SC_HOOK(symbol, base, handler, params, args) typedef CUresult(*ScReal_##handler) params;
 #include "intercept/intercept_hooks.def"

@@ -230,7 +230,7 @@ static void write_summary(void)
         if (sc_ctx.unsplit_accesses)
             sc_log("scord: %llu accesses were not checked: their words needed a history per "
                    "byte and the split pool (%u words per launch) ran out\n",
-                   (unsigned long long)sc_ctx.unsplit_accesses, SC_SPLIT_CAP);
+                   (unsigned long long)sc_ctx.unsplit_accesses, sc_ctx.rt.split_cap);
         if (sc_ctx.async_unfollowed)
             sc_log("scord: %llu cp.async copies were checked as issued but not as completed: "
                    "their threads had %u copies pending already\n",

@@ -154,7 +154,9 @@ bool sc_rt_track_alloc(uint64_t base, uint64_t size)
         return true;
     CUdeviceptr shadow = 0;
     bool full = full_shadow(&d, missing * CHUNK_SHADOW_BYTES, &shadow);
-    if (!full)
+    if (full)
+        rt->full_chunks += missing;
+    else
         rt->cached_bytes += (uint64_t)missing * SC_SHADOW_CHUNK_BYTES;
     for (uint64_t c = first; c <= last;) {
         size_t di = (size_t)(c >> SC_SHADOW_CHUNK_BITS);
@@ -216,11 +218,17 @@ static bool launch_driver(ScDrvLaunch *d)
            d->func_get_attribute && d->func_get_name && d->stream_sync;
 }
 
-/* The __scord_state variable of f's module, 0 when f is not scord's code, and whether
- * the module issues cp.async (it defines SC_ABI_ASYNC_MARKER: its launches get
- * per-thread queues). A launch may pass a CUkernel where a CUfunction is expected
- * (CUDA 12+). */
-static CUdeviceptr state_var(const ScDrvLaunch *d, CUfunction *f, bool *async)
+/* What a kernel's module tells the launch about its code (its marker variables). */
+typedef struct ScKernelCode {
+    bool async;   /* issues cp.async: its launches get per-thread queues */
+    bool subword; /* has sub-word accesses that may reach global memory: its launches
+                     get a split pool for every word of full shadow */
+} ScKernelCode;
+
+/* The __scord_state variable of f's module, 0 when f is not scord's code, and what the
+ * module's markers say (SC_ABI_ASYNC_MARKER, SC_ABI_SUBWORD_MARKER). A launch may pass
+ * a CUkernel where a CUfunction is expected (CUDA 12+). */
+static CUdeviceptr state_var(const ScDrvLaunch *d, CUfunction *f, ScKernelCode *code)
 {
     CUmodule mod;
     if (d->func_get_module(&mod, *f) != CUDA_SUCCESS) {
@@ -235,7 +243,8 @@ static CUdeviceptr state_var(const ScDrvLaunch *d, CUfunction *f, bool *async)
     if (d->module_get_global(&var, &bytes, mod, "__scord_state") != CUDA_SUCCESS ||
         bytes != sizeof(uint64_t))
         return 0;
-    *async = d->module_get_global(&marker, &marker_bytes, mod, SC_ABI_ASYNC_MARKER) == CUDA_SUCCESS;
+    code->async = d->module_get_global(&marker, &marker_bytes, mod, SC_ABI_ASYNC_MARKER) == CUDA_SUCCESS;
+    code->subword = d->module_get_global(&marker, &marker_bytes, mod, SC_ABI_SUBWORD_MARKER) == CUDA_SUCCESS;
     return var;
 }
 
@@ -440,6 +449,41 @@ static bool send_tensor_maps(const ScDrvRt *d)
            CUDA_SUCCESS;
 }
 
+/* Gives the split pool the groups sc_split_groups wants for a launch of a kernel with
+ * (or without) sub-word global accesses. A larger pool replaces the old one, whose
+ * content no launch needs any more (keep_prior has copied it). */
+static bool size_split_pool(const ScDrvRt *d, bool subword)
+{
+    ScRuntime *rt = &sc_ctx.rt;
+    uint64_t have = rt->split_pool ? rt->split_cap : 0;
+    uint64_t free_bytes, total;
+    device_memory(d, &free_bytes, &total);
+    uint64_t want = sc_split_groups(have ? have : SC_SPLIT_MIN_GROUPS, subword, rt->full_chunks,
+                                    free_bytes, total);
+    if (want == have)
+        return true;
+    CUdeviceptr pool = 0;
+    bool got = dev_zalloc(d, want * SC_SPLIT_GROUP_BYTES, &pool);
+    if (!got && !have) {
+        want = SC_SPLIT_MIN_GROUPS;
+        got = dev_zalloc(d, want * SC_SPLIT_GROUP_BYTES, &pool);
+    }
+    if (!got) {
+        if (!have)
+            return false;
+        if (!rt->split_warned)
+            sc_vlog("scord: the split pool could not grow to %llu words; it keeps %llu\n",
+                    (unsigned long long)want, (unsigned long long)have);
+        rt->split_warned = true;
+        return true;
+    }
+    if (rt->split_pool && d->mem_free(rt->split_pool) == CUDA_SUCCESS)
+        rt->shadow_bytes -= (uint64_t)rt->split_cap * SC_SPLIT_GROUP_BYTES;
+    rt->split_pool = pool;
+    rt->split_cap = (uint32_t)want;
+    return true;
+}
+
 /* A launch that is not checked: a later programmatic launch depends on no checked
  * grid. Returns false, sc_rt_launch_begin's answer. */
 static bool not_checked(void)
@@ -464,8 +508,9 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     if (!dl.stream_is_capturing || dl.stream_is_capturing(stream, &capture) != CUDA_SUCCESS ||
         capture != CU_STREAM_CAPTURE_STATUS_NONE)
         return not_checked();
-    bool async = false;
-    CUdeviceptr var = state_var(&dl, &f, &async);
+    ScKernelCode code = {0};
+    CUdeviceptr var = state_var(&dl, &f, &code);
+    bool async = code.async;
     if (!var)
         return not_checked();
     pthread_mutex_lock(&sc_ctx.launch_lock);
@@ -504,8 +549,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
          ensure(&d, &rt->warp_clocks, &rt->warp_clocks_bytes,
                 slots * warps * sizeof(ScRulesWarpClk)) &&
          ensure(&d, &rt->shared_shadow, &rt->shared_bytes,
-                slots * (size_t)shared_words * 2 * sizeof(uint64_t) + 8) &&
-         ensure(&d, &rt->split_pool, &rt->split_bytes, (size_t)SC_SPLIT_CAP * 8 * sizeof(uint64_t));
+                slots * (size_t)shared_words * 2 * sizeof(uint64_t) + 8);
     if (ok)
         step = "resetting the shadow";
     ok = ok && read_chunk_tables(&d);
@@ -518,6 +562,8 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         memcpy(chk->prior_block, rt->last_block, sizeof chk->prior_block);
     }
     rt->last_checked = false;
+    /* After keep_prior, which copies the pool as the grid before left it. */
+    ok = ok && size_split_pool(&d, code.subword);
     ok = ok && send_tensor_maps(&d) && clear_dirty_chunks(&d) && prepare_cache(&d) &&
          d.memset_d8(rt->bitmap, 0, rt->sm_ids * sizeof(uint64_t)) == CUDA_SUCCESS &&
          d.memset_d8(rt->records, 0, rt->records_cap * sizeof(ScDevRecord)) == CUDA_SUCCESS &&
@@ -537,7 +583,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         .shared_shadow = rt->shared_shadow,
         .shadow_dir = rt->dir,
         .records = rt->records,
-        .split_cap = SC_SPLIT_CAP,
+        .split_cap = rt->split_cap,
         .warp_clocks = rt->warp_clocks,
         .split_pool = rt->split_pool,
         .cache_epoch = rt->cache_epoch,
@@ -753,7 +799,7 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
         rt->last_stream = stream;
         memcpy(rt->last_grid, chk->grid, sizeof rt->last_grid);
         memcpy(rt->last_block, chk->block, sizeof rt->last_block);
-        rt->last_split_used = desc.split_used < SC_SPLIT_CAP ? desc.split_used : SC_SPLIT_CAP;
+        rt->last_split_used = desc.split_used < desc.split_cap ? desc.split_used : desc.split_cap;
         sc_ctx.unchecked_accesses += desc.unchecked_accesses;
         sc_ctx.unsplit_accesses += desc.unsplit_accesses;
         sc_ctx.async_unfollowed += desc.async_unfollowed;

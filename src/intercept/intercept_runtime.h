@@ -33,13 +33,15 @@ typedef struct ScRuntime {
     CUdeviceptr async;        /* per slot, per thread: ScDevAsync, for modules with cp.async */
     size_t async_bytes;
     CUdeviceptr split_pool;   /* byte-exact cells of words split by disjoint accesses */
-    size_t split_bytes;
+    uint32_t split_cap;       /* its groups (devrt_policy.h, sc_split_groups) */
+    bool split_warned;        /* the note that it could not grow was given */
     uint32_t launch_tag;
     uint64_t shadow_bytes;    /* all device memory scord holds for shadow and state */
     ScShadowMode shadow_mode; /* the shadow option */
     uint32_t cache_mb;        /* the cache_mb option: 0 sizes the cache by what it serves */
     bool fault_shadow_oom;    /* SCORD_FAULT=shadow_oom: no allocation gets full shadow */
     uint64_t cached_bytes;    /* chunks (64 KiB each) mapped to the metadata cache */
+    uint64_t full_chunks;     /* chunks with full shadow */
     CUdeviceptr cache;        /* ScDevCacheEntry[1 << cache_bits]; 0 until first needed */
     uint32_t cache_bits;
     uint32_t cache_epoch;     /* the last launch's epoch in the cache's tags */

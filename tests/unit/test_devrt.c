@@ -475,6 +475,26 @@ TEST(shadow_policy_cache_growth)
     CHECK_INT(0, sc_shadow_cache_grow(22, 20, 40 * GIB, total));
 }
 
+/* The split pool: a kernel without sub-word accesses keeps what there is; one with
+ * them gets a group per word of full shadow on top of the minimum (histogram_locked's
+ * 16 MiB input: 256 chunks, 4,194,304 words), or as many as the headroom allows; the
+ * pool never shrinks. */
+TEST(split_pool_size)
+{
+    uint64_t total = 80 * GIB, room = sc_shadow_headroom(total);
+    const uint64_t min = SC_SPLIT_MIN_GROUPS, per_chunk = SC_SHADOW_WORDS_PER_CHUNK;
+    CHECK_INT(min, sc_split_groups(min, false, 258, 40 * GIB, total));
+    CHECK_INT(min + 256 * per_chunk, sc_split_groups(min, true, 256, 40 * GIB, total));
+    CHECK_INT(min + 256 * per_chunk, sc_split_groups(min, true, 256, UINT64_MAX, 0));
+    CHECK_INT(4 * min, sc_split_groups(4 * min, true, 0, 40 * GIB, total));
+    CHECK_INT(8 * min, sc_split_groups(8 * min, true, 256, room, total));
+    CHECK_INT(SC_SPLIT_MAX_GROUPS, sc_split_groups(min, true, (uint64_t)1 << 40, UINT64_MAX, 0));
+    /* Short of the headroom: what fits, when more than there is. */
+    uint64_t fits = 2 * min + 5;
+    CHECK_INT(fits, sc_split_groups(min, true, 256, room + fits * SC_SPLIT_GROUP_BYTES + 63, total));
+    CHECK_INT(min, sc_split_groups(min, true, 256, room + (min - 1) * SC_SPLIT_GROUP_BYTES, total));
+}
+
 /* Runs the embedder on `ptx`; returns its exit status, its stderr in log. */
 static int embed(const char *name, const char *ptx, const char *abi_names, char *log, size_t cap)
 {
@@ -544,6 +564,7 @@ int main(void)
     RUN(shadow_policy_full);
     RUN(shadow_policy_cache_size);
     RUN(shadow_policy_cache_growth);
+    RUN(split_pool_size);
     RUN(embedder_refuses_foreign_names);
     return TEST_REPORT();
 }

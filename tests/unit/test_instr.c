@@ -333,6 +333,43 @@ TEST(refuses_undeclared_address_registers)
                   "refused.ptx:7:1", "register %rd7 is not declared");
 }
 
+/* Whether instrumenting `body` (a kernel with a .u64 address in %rd1 and a .u32 and
+ * a .u16 register) marks the module as having sub-word global accesses. */
+static bool marks_subword(const char *body)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             HEADER ".visible .entry k(.param .u64 p)\n{\n.reg .b64 %%rd<2>;\n.reg .b32 %%r<2>;\n"
+                    ".reg .b16 %%rs<2>;\nld.param.u64 %%rd1, [p];\n%s\nret;\n}\n",
+             body);
+    ScPtxModule *m = parse_text(text, "subword.ptx");
+    CHECK(m != NULL);
+    if (!m)
+        return false;
+    ScInstrResult res;
+    ScErr err = {0};
+    ScInstrOpts opts = {0};
+    CHECK(sc_instr_module(m, &opts, &res, &err));
+    char *out = print_module(m);
+    bool marked = strstr(out, SC_ABI_SUBWORD_MARKER) != NULL;
+    free(out);
+    sc_instr_result_free(&res);
+    sc_ptx_module_free(m);
+    return marked;
+}
+
+/* The module of a kernel that may split words of global memory says so: its launches
+ * get a split pool for every word of full shadow (docs/devrt.md, "Accesses" item 6). */
+TEST(marks_subword_global_accesses)
+{
+    CHECK(marks_subword("ld.global.u8 %rs1, [%rd1];"));
+    CHECK(marks_subword("st.u16 [%rd1], %rs1;"));
+    CHECK(marks_subword("atom.global.cas.b16 %rs1, [%rd1], %rs1, %rs1;"));
+    CHECK(!marks_subword("ld.shared.u8 %rs1, [%rd1];"));
+    CHECK(!marks_subword("ld.global.u32 %r1, [%rd1];"));
+    CHECK(!marks_subword("ld.global.v4.u8 {%rs1, %rs1, %rs1, %rs1}, [%rd1];"));
+}
+
 TEST(site_ids_start_at_the_base)
 {
     ScPtxModule *m = parse_text(HEADER ".visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<2>;\n"
@@ -922,6 +959,7 @@ int main(void)
     RUN(refuses_32bit_modules);
     RUN(refuses_modules_using_the_prefix);
     RUN(refuses_undeclared_address_registers);
+    RUN(marks_subword_global_accesses);
     RUN(site_ids_start_at_the_base);
     RUN(link_merges_the_runtime);
     RUN(link_refuses_what_it_cannot_merge);
