@@ -89,8 +89,10 @@ static inline uint32_t sc_shadow_cache_grow(uint32_t have, uint32_t want, uint64
 
 /* The groups the pool should have (`have` now) for a launch: for a kernel with
  * sub-word accesses (`subword`), one per word of the `full_chunks` chunks that have
- * full shadow, on top of the minimum, or as many of them as keep the device's
- * headroom; `have` when that is not more. */
+ * full shadow, on top of the minimum; when that would cut into the device's headroom,
+ * half of the memory above the headroom (the pool is taken before the launch shows
+ * what it splits: the program's later allocations keep the other half); `have` when
+ * that is not more. */
 static inline uint64_t sc_split_groups(uint64_t have, bool subword, uint64_t full_chunks,
                                        uint64_t free, uint64_t total)
 {
@@ -101,7 +103,7 @@ static inline uint64_t sc_split_groups(uint64_t have, bool subword, uint64_t ful
         want = SC_SPLIT_MAX_GROUPS;
     if (!sc_shadow_keeps_headroom(free, total, want * SC_SPLIT_GROUP_BYTES)) {
         uint64_t room = sc_shadow_headroom(total);
-        want = free > room ? (free - room) / SC_SPLIT_GROUP_BYTES : 0;
+        want = free > room ? (free - room) / 2 / SC_SPLIT_GROUP_BYTES : 0;
     }
     return want > have ? want : have;
 }

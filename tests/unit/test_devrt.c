@@ -477,8 +477,8 @@ TEST(shadow_policy_cache_growth)
 
 /* The split pool: a kernel without sub-word accesses keeps what there is; one with
  * them gets a group per word of full shadow on top of the minimum (histogram_locked's
- * 16 MiB input: 256 chunks, 4,194,304 words), or as many as the headroom allows; the
- * pool never shrinks. */
+ * 16 MiB input: 256 chunks, 4,194,304 words), or half of what is above the headroom;
+ * the pool never shrinks. */
 TEST(split_pool_size)
 {
     uint64_t total = 80 * GIB, room = sc_shadow_headroom(total);
@@ -489,10 +489,11 @@ TEST(split_pool_size)
     CHECK_INT(4 * min, sc_split_groups(4 * min, true, 0, 40 * GIB, total));
     CHECK_INT(8 * min, sc_split_groups(8 * min, true, 256, room, total));
     CHECK_INT(SC_SPLIT_MAX_GROUPS, sc_split_groups(min, true, (uint64_t)1 << 40, UINT64_MAX, 0));
-    /* Short of the headroom: what fits, when more than there is. */
-    uint64_t fits = 2 * min + 5;
-    CHECK_INT(fits, sc_split_groups(min, true, 256, room + fits * SC_SPLIT_GROUP_BYTES + 63, total));
-    CHECK_INT(min, sc_split_groups(min, true, 256, room + (min - 1) * SC_SPLIT_GROUP_BYTES, total));
+    /* Short of the headroom: half of what is above it, when more than there is. */
+    uint64_t half = 2 * min + 5;
+    CHECK_INT(half, sc_split_groups(min, true, 256, room + 2 * half * SC_SPLIT_GROUP_BYTES + 127, total));
+    CHECK_INT(min, sc_split_groups(min, true, 256, room + (2 * min - 1) * SC_SPLIT_GROUP_BYTES, total));
+    CHECK_INT(min, sc_split_groups(min, true, 256, room - 1, total));
 }
 
 /* Runs the embedder on `ptx`; returns its exit status, its stderr in log. */
