@@ -2,7 +2,7 @@
  * shadow while the device keeps its headroom, else the metadata cache, sized to 1/8
  * of what it serves; and how large the split pool is. Pure host functions of the
  * sizes, so that the unit tests check them; the reasons are in docs/devrt.md ("Cache
- * mode", "Split words"). */
+ * mode"; "Accesses", item 6). */
 #ifndef SC_DEVRT_POLICY_H
 #define SC_DEVRT_POLICY_H
 
@@ -77,12 +77,13 @@ static inline uint32_t sc_shadow_cache_grow(uint32_t have, uint32_t want, uint64
     return have == 0 ? SC_SHADOW_CACHE_MIN_BITS : 0;
 }
 
-/* The split pool: SPLIT_GROUP_BYTES per word whose bytes need histories of their own
- * (four byte cells, each with its site word). Every launch gets SC_SPLIT_MIN_GROUPS
- * (shared memory, cached chunks, the odd byte flag); a kernel whose module has
- * sub-word accesses that may reach global memory gets one group per word of full
- * shadow on top, so that byte arrays read or written by neighbouring threads are
- * checked whole: a launch can split no more words than that. */
+/* The split pool: SC_SPLIT_GROUP_BYTES per word whose bytes need histories of their
+ * own (four byte cells, each with its site word: devrt.cu's SPLIT_GROUP words). Every
+ * launch gets SC_SPLIT_MIN_GROUPS (shared memory, cached chunks, the odd byte flag); a
+ * kernel whose module has sub-word accesses that may reach global memory gets one
+ * group per word of full shadow on top, so that byte arrays read or written by
+ * neighbouring threads are checked whole: a launch can split no more words than
+ * that. */
 #define SC_SPLIT_GROUP_BYTES 64u
 #define SC_SPLIT_MIN_GROUPS 65536u
 #define SC_SPLIT_MAX_GROUPS ((uint64_t)1 << 31)

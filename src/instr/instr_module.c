@@ -42,7 +42,7 @@ bool sc_instr_check_prefix(const ScPtxModule *m, ScErr *err)
 
 /* An edit that may check part of a word of global memory: an access of a size that
  * is not a multiple of 4 whose address may be global, or a tensor copy (its box rows
- * start at any element). Their words may be split (docs/devrt.md, "Split words"). */
+ * start at any element). Their words may be split (docs/devrt.md, "Accesses", item 6). */
 static bool may_split_global(const ScInstrEdit *e)
 {
     if (e->kind == SC_INSTR_EDIT_TENSOR_COPY)

@@ -510,7 +510,6 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         return not_checked();
     ScKernelCode code = {0};
     CUdeviceptr var = state_var(&dl, &f, &code);
-    bool async = code.async;
     if (!var)
         return not_checked();
     pthread_mutex_lock(&sc_ctx.launch_lock);
@@ -544,7 +543,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     uint32_t shared_words = (uint32_t)((window + 3) / 4);
     size_t warps = (threads + 31) / 32;
     ok = ok && ensure(&d, &rt->threads, &rt->threads_bytes, slots * threads * sizeof(ScDevThread)) &&
-         (!async || ensure(&d, &rt->async, &rt->async_bytes, slots * threads * sizeof(ScDevAsync))) &&
+         (!code.async || ensure(&d, &rt->async, &rt->async_bytes, slots * threads * sizeof(ScDevAsync))) &&
          ensure(&d, &rt->blocks, &rt->blocks_bytes, slots * sizeof(ScDevBlock)) &&
          ensure(&d, &rt->warp_clocks, &rt->warp_clocks_bytes,
                 slots * warps * sizeof(ScRulesWarpClk)) &&
@@ -593,7 +592,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         .sync_nodes = rt->sync_nodes,
         .trails = rt->trails,
         .const_rows = rt->const_rows,
-        .async = async ? rt->async : 0,
+        .async = code.async ? rt->async : 0,
         .prior_dir = dependent ? rt->prior_dir : 0,
         .prior_split = dependent ? rt->prior_split : 0,
         .tensor_maps = rt->tensor_maps_dev,
