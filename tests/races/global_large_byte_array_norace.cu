@@ -1,12 +1,13 @@
 // global_large_byte_array_norace.cu: an in-place transform of 16 MiB of bytes, one byte per
 // thread, so that every word of the array needs a history per byte (four threads of a
 // warp own its four bytes); the byte near the end that another thread writes is read
-// by a second launch, which the kernel boundary orders after the first.
+// by a second launch, which the kernel boundary orders after the first (the last byte of
+// its word).
 // SCORD-CATEGORY: 14
 // SCORD-EXPECT: no race
 #include "rs_common.h"
 
-enum { N = 1 << 24, THREADS = 256, PEEK = N - 1000 };
+enum { N = 1 << 24, THREADS = 256, PEEK = N - 1001 };
 
 __global__ void transform(unsigned char *bytes)
 {

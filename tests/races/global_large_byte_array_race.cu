@@ -1,13 +1,14 @@
 // global_large_byte_array_race.cu: an in-place transform of 16 MiB of bytes, one byte per
 // thread, so that every word of the array needs a history per byte (four threads of a
 // warp own its four bytes); near the end of the array one thread also reads the byte
-// that a thread of the next block writes in the same launch, with nothing between.
+// that a thread of the next block writes in the same launch, with nothing between (the
+// last byte of its word: a word split before the read).
 // SCORD-CATEGORY: 14
 // SCORD-EXPECT: 1 race
 // SCORD-CAUSE: A unsynchronized_blocks
 #include "rs_common.h"
 
-enum { N = 1 << 24, THREADS = 256, PEEK = N - 1000 };
+enum { N = 1 << 24, THREADS = 256, PEEK = N - 1001 };
 
 __global__ void transform(unsigned char *bytes, unsigned char *sink)
 {
