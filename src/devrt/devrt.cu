@@ -39,6 +39,8 @@ enum {
 #define WORD_HELD (~(uint64_t)0xf)
 #define BARRIER_IDS 16u
 #define SPLIT_GROUP 8u /* uint64_t per split word in the pool: 4 cells, each with its site word */
+#define SPLIT_IN_SLOT ((uint64_t)1 << 40) /* a split group index in the slot split area */
+#define SPLIT_NONE (~(uint64_t)0)
 /* ScDevBlock.bar_state above the clock's now: every entry of the clock equals now;
  * the clock was lost (the block's accesses are no longer checked). */
 #define BAR_UNIFORM (1u << 16)
@@ -476,6 +478,7 @@ static __device__ void open_slot(ScDevLaunch *l)
         b->bar_state = BAR_UNIFORM;
         b->clk_busy = 0;
         b->acq_next = 0;
+        b->split_used = 0;
         b->bar_count = block_threads() << 16;
         b->clk.now = 0;
         __scord_slot_launch = l->launch_tag;
@@ -1728,6 +1731,7 @@ typedef struct Access {
     ScRulesAccess rules;
     RecSide cur;       /* site, info with the space resolved, block, thread */
     bool shared;
+    uint32_t shadow_slot; /* shared memory: the slot of the block whose memory it is */
     bool gpu;          /* the shadow is read and swapped at gpu scope: global memory, and
                           shared memory where other blocks of a cluster reach it */
     bool weak_flag;    /* a weak write that took a release as a flag would (sync_access) */
@@ -1849,17 +1853,41 @@ static __device__ uint64_t load_word(const Access *a, const uint64_t *p)
     return v;
 }
 
+/* The byte cells of split group `index` (a split marker's sc_rules_split_index): in
+ * the split pool, or, with SPLIT_IN_SLOT, in the shared-memory word's own block's part
+ * of the slot split area; 0 beyond either's size. */
+static __device__ uint64_t *split_group(const Access *a, uint64_t index)
+{
+    const ScDevLaunch *l = a->l;
+    if (index & SPLIT_IN_SLOT) {
+        index &= ~SPLIT_IN_SLOT;
+        return index < l->slot_split_cap
+                   ? (uint64_t *)l->slot_split + ((uint64_t)a->shadow_slot * l->slot_split_cap + index) * SPLIT_GROUP
+                   : 0;
+    }
+    return index < l->split_cap ? (uint64_t *)l->split_pool + index * SPLIT_GROUP : 0;
+}
+
 /* The four byte cells of a word whose bytes need histories of their own, filled from
- * the word and its site word: the word's split marker, or 0 when the pool is empty (the
- * access then counts in unsplit_accesses). */
+ * the word and its site word: the word's split marker, or 0 when there is no group
+ * left (the access then counts in unsplit_accesses). A word of shared memory takes a
+ * group of its block's slot first (none are left over from blocks before it: the
+ * slot's count restarts at block entry), then one of the pool. */
 static __device__ uint64_t split_cells(const Access *a, uint64_t old, uint64_t site)
 {
-    uint32_t idx = atomicAdd(&a->l->split_used, 1u);
-    if (idx >= a->l->split_cap) {
+    uint64_t index = SPLIT_NONE;
+    if (a->shared && a->l->slot_split_cap) {
+        uint32_t idx = atomicAdd(&block_state(a->l, a->shadow_slot)->split_used, 1u);
+        if (idx < a->l->slot_split_cap)
+            index = SPLIT_IN_SLOT | idx;
+    }
+    if (index == SPLIT_NONE)
+        index = atomicAdd(&a->l->split_used, 1u);
+    uint64_t *cells = split_group(a, index);
+    if (!cells) {
         count_unsplit(a->l);
         return 0;
     }
-    uint64_t *cells = (uint64_t *)a->l->split_pool + (uint64_t)idx * SPLIT_GROUP;
     for (uint32_t byte = 0; byte < 4; byte++) {
         cells[2 * byte] = sc_rules_split_cell(old, byte);
         cells[2 * byte + 1] = cells[2 * byte] ? site : 0;
@@ -1867,7 +1895,7 @@ static __device__ uint64_t split_cells(const Access *a, uint64_t old, uint64_t s
     /* The cells before the marker: a thread that reads the marker fences before it
      * reads them. */
     __threadfence();
-    return sc_rules_split_word(idx);
+    return sc_rules_split_word(index);
 }
 
 #if __CUDA_ARCH__ >= 900
@@ -2148,14 +2176,13 @@ static __device__ void check_word(const Access *a, uint64_t *word, uint64_t *sit
         if (!cells) {
             if (res != SC_RULES_SPLIT)
                 return;
-            uint64_t idx = sc_rules_split_index(marker);
-            if (idx >= a->l->split_cap) {
+            cells = split_group(a, sc_rules_split_index(marker));
+            if (!cells) {
                 count_unsplit(a->l);
                 return;
             }
             /* Acquire: the splitter filled the cells before it installed the marker. */
             __threadfence();
-            cells = (uint64_t *)a->l->split_pool + idx * SPLIT_GROUP;
         }
         if (!bytes)
             return;
@@ -2334,6 +2361,7 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     Access a;
     a.l = l;
     a.slot = slot;
+    a.shadow_slot = shadow_slot;
     a.shared = space != SC_ABI_SPACE_GLOBAL;
     a.gpu = !a.shared || cluster_blocks() > 1;
     a.weak_flag = weak_flag;

@@ -83,9 +83,12 @@
 #define SC_ABI_ASYNC_MARKER "__scord_async_copies"
 
 /* A module with accesses that may reach global memory and cover part of a 4-byte word
- * (or tensor copies, whose rows may) defines this one: its launches get a split pool
- * large enough for every word of full shadow (devrt_policy.h, sc_split_groups). */
-#define SC_ABI_SUBWORD_MARKER "__scord_subword_global"
+ * (or tensor copies, whose rows may) defines the first: its launches get a split pool
+ * large enough for every word of full shadow (devrt_policy.h, sc_split_groups). One
+ * with such accesses that may reach shared memory defines the second: its launches
+ * get split groups for every word of each slot's shared memory (ScDevLaunch.slot_split). */
+#define SC_ABI_SUBWORD_GLOBAL_MARKER "__scord_subword_global"
+#define SC_ABI_SUBWORD_SHARED_MARKER "__scord_subword_shared"
 
 /* __scord_async_group's op, besides a wait_group's N (0 .. SC_ABI_ASYNC_WAIT_MAX). */
 #define SC_ABI_ASYNC_WAIT_MAX 0xfffffff0u

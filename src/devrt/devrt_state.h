@@ -394,6 +394,7 @@ typedef struct ScDevBlock {
     uint32_t acq_head[SC_DEV_ACQ_SET];
     uint32_t acq_meta[SC_DEV_ACQ_SET];
     uint32_t acq_next;        /* entries ever added; the set keeps the newest */
+    uint32_t split_used;      /* groups of the slot split area taken (ScDevLaunch.slot_split) */
     ScRulesCluster cluster;   /* the launch's clusters, when of several blocks (sm_90) */
 } ScDevBlock;
 
@@ -450,7 +451,7 @@ typedef struct ScDevLaunch {
                                     kernel's module issues cp.async (SC_ABI_ASYNC_MARKER) */
     uint32_t released;           /* a thread of the launch has released (a trail may
                                     begin at each read of global memory) */
-    uint32_t pad_;
+    uint32_t slot_split_cap;     /* split groups per slot in slot_split; 0: none */
     /* A launch with programmatic stream serialization after a checked launch in its
      * stream: that grid's shadow as it ended, for accesses made before
      * griddepcontrol.wait (docs/devrt.md, "The prerequisite grid"). prior_dir: a
@@ -461,7 +462,13 @@ typedef struct ScDevLaunch {
     uint64_t tensor_maps;        /* ScDevTensorMap[n_tensor_maps]: the maps the program
                                     encoded, newest last */
     uint32_t n_tensor_maps;
-    uint32_t pad2_;
+    uint32_t pad_;
+    /* Per slot, slot_split_cap split groups (uint64_t[8] each, as in split_pool) for
+     * the words of its block's shared memory, taken before the pool's: the pool is
+     * never given back, and a grid of many blocks with byte arrays in shared memory
+     * would run it out; 0 unless the kernel's module has sub-word accesses that may
+     * reach shared memory (SC_ABI_SUBWORD_SHARED_MARKER). */
+    uint64_t slot_split;
 } ScDevLaunch;
 
 #endif

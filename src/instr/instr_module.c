@@ -7,10 +7,11 @@
 #define SC_INSTR_PREFIX "__scord_"
 
 /* A module-scope variable the instrumenter itself adds (the runtime never defines
- * them): the markers of modules with cp.async and with sub-word global accesses. */
+ * them): the markers of modules with cp.async and with sub-word accesses. */
 static bool is_marker(const char *name)
 {
-    return strcmp(name, SC_ABI_ASYNC_MARKER) == 0 || strcmp(name, SC_ABI_SUBWORD_MARKER) == 0;
+    return strcmp(name, SC_ABI_ASYNC_MARKER) == 0 || strcmp(name, SC_ABI_SUBWORD_GLOBAL_MARKER) == 0 ||
+           strcmp(name, SC_ABI_SUBWORD_SHARED_MARKER) == 0;
 }
 
 /* A name at module scope that the runtime's names could collide with. */
@@ -40,16 +41,27 @@ bool sc_instr_check_prefix(const ScPtxModule *m, ScErr *err)
     return true;
 }
 
-/* An edit that may check part of a word of global memory: an access of a size that
- * is not a multiple of 4 whose address may be global, or a tensor copy (its box rows
- * start at any element). Their words may be split (docs/devrt.md, "Accesses", item 6). */
-static bool may_split_global(const ScInstrEdit *e)
+enum { SPLITS_GLOBAL = 1, SPLITS_SHARED = 2 };
+
+/* The memories in which an edit may check part of a word, whose words may then be
+ * split (docs/devrt.md, "Accesses", item 6): those an access of a size that is not a
+ * multiple of 4 may reach; global memory for a tensor copy (its box rows start at any
+ * element; its shared-memory box is aligned to 128 bytes). */
+static unsigned may_split(const ScInstrEdit *e)
 {
     if (e->kind == SC_INSTR_EDIT_TENSOR_COPY)
-        return true;
-    uint32_t space = SC_ABI_INFO_SPACE(e->info);
-    return e->kind == SC_INSTR_EDIT_ACCESS && SC_ABI_INFO_SIZE(e->info) % 4 != 0 &&
-           (space == SC_ABI_SPACE_GLOBAL || space == SC_ABI_SPACE_GENERIC);
+        return SPLITS_GLOBAL;
+    if (e->kind != SC_INSTR_EDIT_ACCESS || SC_ABI_INFO_SIZE(e->info) % 4 == 0)
+        return 0;
+    switch (SC_ABI_INFO_SPACE(e->info)) {
+    case SC_ABI_SPACE_GLOBAL:
+        return SPLITS_GLOBAL;
+    case SC_ABI_SPACE_SHARED:
+    case SC_ABI_SPACE_SHARED_CLUSTER:
+        return SPLITS_SHARED;
+    default:
+        return SPLITS_GLOBAL | SPLITS_SHARED;
+    }
 }
 
 bool sc_instr_module(ScPtxModule *m, const ScInstrOpts *opts, ScInstrResult *res, ScErr *err)
@@ -69,12 +81,12 @@ bool sc_instr_module(ScPtxModule *m, const ScInstrOpts *opts, ScInstrResult *res
         if (!(ok = sc_instr_emit_func(m, &plan.funcs[i], err)))
             sc_err_wrap(err, "%s: while instrumenting %s (discard the module): ", file, plan.funcs[i].func->name);
     if (ok) {
-        bool subword = false;
+        unsigned splits = 0;
         for (uint32_t i = 0; i < plan.n_funcs; i++) {
             const ScInstrFuncPlan *fp = &plan.funcs[i];
             res->n_entry += fp->kernel >= 0;
             for (uint32_t j = 0; j < fp->n_edits; j++) {
-                subword = subword || may_split_global(&fp->edits[j]);
+                splits |= may_split(&fp->edits[j]);
                 switch (fp->edits[j].kind) {
                 case SC_INSTR_EDIT_ACCESS:
                 case SC_INSTR_EDIT_BULK_COPY:
@@ -110,8 +122,10 @@ bool sc_instr_module(ScPtxModule *m, const ScInstrOpts *opts, ScInstrResult *res
         /* Weak: several -rdc units of one program may each define it. */
         if (res->n_async)
             ok = sc_ptx_add_decls(m, ".weak .global .align 4 .u32 " SC_ABI_ASYNC_MARKER " = 1;\n", err);
-        if (ok && subword)
-            ok = sc_ptx_add_decls(m, ".weak .global .align 4 .u32 " SC_ABI_SUBWORD_MARKER " = 1;\n", err);
+        if (ok && (splits & SPLITS_GLOBAL))
+            ok = sc_ptx_add_decls(m, ".weak .global .align 4 .u32 " SC_ABI_SUBWORD_GLOBAL_MARKER " = 1;\n", err);
+        if (ok && (splits & SPLITS_SHARED))
+            ok = sc_ptx_add_decls(m, ".weak .global .align 4 .u32 " SC_ABI_SUBWORD_SHARED_MARKER " = 1;\n", err);
     }
     sc_instr_plan_free(&plan);
     if (!ok)

@@ -220,13 +220,15 @@ static bool launch_driver(ScDrvLaunch *d)
 
 /* What a kernel's module tells the launch about its code (its marker variables). */
 typedef struct ScKernelCode {
-    bool async;   /* issues cp.async: its launches get per-thread queues */
-    bool subword; /* has sub-word accesses that may reach global memory: its launches
-                     get a split pool for every word of full shadow */
+    bool async;          /* issues cp.async: its launches get per-thread queues */
+    bool subword_global; /* has sub-word accesses that may reach global memory: its
+                            launches get a split pool for every word of full shadow */
+    bool subword_shared; /* ... that may reach shared memory: its launches get split
+                            groups for every word of each slot's shared window */
 } ScKernelCode;
 
 /* The __scord_state variable of f's module, 0 when f is not scord's code, and what the
- * module's markers say (SC_ABI_ASYNC_MARKER, SC_ABI_SUBWORD_MARKER). A launch may pass
+ * module's markers say (SC_ABI_ASYNC_MARKER, SC_ABI_SUBWORD_*_MARKER). A launch may pass
  * a CUkernel where a CUfunction is expected (CUDA 12+). */
 static CUdeviceptr state_var(const ScDrvLaunch *d, CUfunction *f, ScKernelCode *code)
 {
@@ -244,7 +246,10 @@ static CUdeviceptr state_var(const ScDrvLaunch *d, CUfunction *f, ScKernelCode *
         bytes != sizeof(uint64_t))
         return 0;
     code->async = d->module_get_global(&marker, &marker_bytes, mod, SC_ABI_ASYNC_MARKER) == CUDA_SUCCESS;
-    code->subword = d->module_get_global(&marker, &marker_bytes, mod, SC_ABI_SUBWORD_MARKER) == CUDA_SUCCESS;
+    code->subword_global =
+        d->module_get_global(&marker, &marker_bytes, mod, SC_ABI_SUBWORD_GLOBAL_MARKER) == CUDA_SUCCESS;
+    code->subword_shared =
+        d->module_get_global(&marker, &marker_bytes, mod, SC_ABI_SUBWORD_SHARED_MARKER) == CUDA_SUCCESS;
     return var;
 }
 
@@ -549,6 +554,15 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
                 slots * warps * sizeof(ScRulesWarpClk)) &&
          ensure(&d, &rt->shared_shadow, &rt->shared_bytes,
                 slots * (size_t)shared_words * 2 * sizeof(uint64_t) + 8);
+    uint32_t slot_split_cap = 0;
+    if (ok && code.subword_shared) {
+        uint64_t free_bytes, total;
+        device_memory(&d, &free_bytes, &total);
+        slot_split_cap = sc_slot_split_groups(true, shared_words, slots, free_bytes, total);
+        if (slot_split_cap && !ensure(&d, &rt->slot_split, &rt->slot_split_bytes,
+                                      slots * slot_split_cap * (size_t)SC_SPLIT_GROUP_BYTES))
+            slot_split_cap = 0; /* the pool's groups only */
+    }
     if (ok)
         step = "resetting the shadow";
     ok = ok && read_chunk_tables(&d);
@@ -562,7 +576,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     }
     rt->last_checked = false;
     /* After keep_prior, which copies the pool as the grid before left it. */
-    ok = ok && size_split_pool(&d, code.subword);
+    ok = ok && size_split_pool(&d, code.subword_global);
     ok = ok && send_tensor_maps(&d) && clear_dirty_chunks(&d) && prepare_cache(&d) &&
          d.memset_d8(rt->bitmap, 0, rt->sm_ids * sizeof(uint64_t)) == CUDA_SUCCESS &&
          d.memset_d8(rt->records, 0, rt->records_cap * sizeof(ScDevRecord)) == CUDA_SUCCESS &&
@@ -593,6 +607,8 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         .trails = rt->trails,
         .const_rows = rt->const_rows,
         .async = code.async ? rt->async : 0,
+        .slot_split = slot_split_cap ? rt->slot_split : 0,
+        .slot_split_cap = slot_split_cap,
         .prior_dir = dependent ? rt->prior_dir : 0,
         .prior_split = dependent ? rt->prior_split : 0,
         .tensor_maps = rt->tensor_maps_dev,

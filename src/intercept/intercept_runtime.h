@@ -34,6 +34,9 @@ typedef struct ScRuntime {
     size_t async_bytes;
     CUdeviceptr split_pool;   /* byte-exact cells of words split by disjoint accesses */
     uint32_t split_cap;       /* its groups (devrt_policy.h, sc_split_groups) */
+    CUdeviceptr slot_split;   /* per slot, split groups for its shared memory, for kernels
+                                 with sub-word shared accesses; grown as needed */
+    size_t slot_split_bytes;
     bool split_warned;        /* the note that it could not grow was given */
     uint32_t launch_tag;
     uint64_t shadow_bytes;    /* all device memory scord holds for shadow and state */

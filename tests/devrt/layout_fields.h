@@ -65,6 +65,7 @@
     FIELD(ScDevBlock, acq_head)                                                                \
     FIELD(ScDevBlock, acq_meta)                                                                \
     FIELD(ScDevBlock, acq_next)                                                                \
+    FIELD(ScDevBlock, split_used)                                                              \
     FIELD(ScDevBlock, cluster)                                                                 \
     SIZE(ScRulesBlockClk)                                                                      \
     SIZE(ScRulesWarpClk)                                                                       \
@@ -103,10 +104,12 @@
     FIELD(ScDevLaunch, const_rows)                                                             \
     FIELD(ScDevLaunch, async)                                                                  \
     FIELD(ScDevLaunch, released)                                                               \
+    FIELD(ScDevLaunch, slot_split_cap)                                                         \
     FIELD(ScDevLaunch, prior_dir)                                                              \
     FIELD(ScDevLaunch, prior_split)                                                            \
     FIELD(ScDevLaunch, tensor_maps)                                                            \
     FIELD(ScDevLaunch, n_tensor_maps)                                                          \
+    FIELD(ScDevLaunch, slot_split)                                                             \
     SIZE(ScDevTensorMap)                                                                       \
     FIELD(ScDevTensorMap, map)                                                                 \
     FIELD(ScDevTensorMap, base)                                                                \

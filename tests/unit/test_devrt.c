@@ -496,6 +496,20 @@ TEST(split_pool_size)
     CHECK_INT(min, sc_split_groups(min, true, 256, room - 1, total));
 }
 
+/* Split groups for shared memory: a group per word of the window in every slot, fewer
+ * (half of what is above the headroom) when the device is short, none for a kernel
+ * without sub-word shared accesses. */
+TEST(slot_split_size)
+{
+    uint64_t total = 80 * GIB, room = sc_shadow_headroom(total);
+    CHECK_INT(0, sc_slot_split_groups(false, 4352, 528, 40 * GIB, total));
+    CHECK_INT(4352, sc_slot_split_groups(true, 4352, 528, 40 * GIB, total));
+    CHECK_INT(4352, sc_slot_split_groups(true, 4352, 528, UINT64_MAX, 0));
+    CHECK_INT(0, sc_slot_split_groups(true, 4352, 0, 40 * GIB, total));
+    CHECK_INT(1000, sc_slot_split_groups(true, 4352, 528, room + 2 * 528 * 1000 * SC_SPLIT_GROUP_BYTES, total));
+    CHECK_INT(0, sc_slot_split_groups(true, 4352, 528, room, total));
+}
+
 /* Runs the embedder on `ptx`; returns its exit status, its stderr in log. */
 static int embed(const char *name, const char *ptx, const char *abi_names, char *log, size_t cap)
 {
@@ -566,6 +580,7 @@ int main(void)
     RUN(shadow_policy_cache_size);
     RUN(shadow_policy_cache_growth);
     RUN(split_pool_size);
+    RUN(slot_split_size);
     RUN(embedder_refuses_foreign_names);
     return TEST_REPORT();
 }

@@ -334,8 +334,8 @@ TEST(refuses_undeclared_address_registers)
 }
 
 /* Whether instrumenting `body` (a kernel with a .u64 address in %rd1 and a .u32 and
- * a .u16 register) marks the module as having sub-word global accesses. */
-static bool marks_subword(const char *body)
+ * a .u16 register) defines `marker`, a module marker of sub-word accesses. */
+static bool marks(const char *marker, const char *body)
 {
     char text[1024];
     snprintf(text, sizeof text,
@@ -351,23 +351,29 @@ static bool marks_subword(const char *body)
     ScInstrOpts opts = {0};
     CHECK(sc_instr_module(m, &opts, &res, &err));
     char *out = print_module(m);
-    bool marked = strstr(out, SC_ABI_SUBWORD_MARKER) != NULL;
+    bool marked = strstr(out, marker) != NULL;
     free(out);
     sc_instr_result_free(&res);
     sc_ptx_module_free(m);
     return marked;
 }
 
-/* The module of a kernel that may split words of global memory says so: its launches
- * get a split pool for every word of full shadow (docs/devrt.md, "Accesses" item 6). */
-TEST(marks_subword_global_accesses)
+/* The module of a kernel that may split words of global or shared memory says so:
+ * its launches get a split pool for every word of full shadow, or split groups for
+ * every word of each slot's shared window (docs/devrt.md, "Accesses" item 6). */
+TEST(marks_subword_accesses)
 {
-    CHECK(marks_subword("ld.global.u8 %rs1, [%rd1];"));
-    CHECK(marks_subword("st.u16 [%rd1], %rs1;"));
-    CHECK(marks_subword("atom.global.cas.b16 %rs1, [%rd1], %rs1, %rs1;"));
-    CHECK(!marks_subword("ld.shared.u8 %rs1, [%rd1];"));
-    CHECK(!marks_subword("ld.global.u32 %r1, [%rd1];"));
-    CHECK(!marks_subword("ld.global.v4.u8 {%rs1, %rs1, %rs1, %rs1}, [%rd1];"));
+    const char *global = SC_ABI_SUBWORD_GLOBAL_MARKER, *shared = SC_ABI_SUBWORD_SHARED_MARKER;
+    CHECK(marks(global, "ld.global.u8 %rs1, [%rd1];"));
+    CHECK(!marks(shared, "ld.global.u8 %rs1, [%rd1];"));
+    CHECK(marks(global, "st.u16 [%rd1], %rs1;"));
+    CHECK(marks(shared, "st.u16 [%rd1], %rs1;"));
+    CHECK(marks(global, "atom.global.cas.b16 %rs1, [%rd1], %rs1, %rs1;"));
+    CHECK(marks(shared, "ld.shared.u8 %rs1, [%rd1];"));
+    CHECK(!marks(global, "ld.shared.u8 %rs1, [%rd1];"));
+    CHECK(!marks(global, "ld.global.u32 %r1, [%rd1];"));
+    CHECK(!marks(shared, "ld.u32 %r1, [%rd1];"));
+    CHECK(!marks(global, "ld.global.v4.u8 {%rs1, %rs1, %rs1, %rs1}, [%rd1];"));
 }
 
 TEST(site_ids_start_at_the_base)
@@ -959,7 +965,7 @@ int main(void)
     RUN(refuses_32bit_modules);
     RUN(refuses_modules_using_the_prefix);
     RUN(refuses_undeclared_address_registers);
-    RUN(marks_subword_global_accesses);
+    RUN(marks_subword_accesses);
     RUN(site_ids_start_at_the_base);
     RUN(link_merges_the_runtime);
     RUN(link_refuses_what_it_cannot_merge);

@@ -1,0 +1,36 @@
+// shared_byte_tiles_norace.cu: 2048 blocks each fill a 16 KiB tile of bytes in shared
+// memory, one byte per thread and round (every word of the tile needs a history per
+// byte: four threads own its four bytes), then read it back reversed after a barrier.
+// In the last block, thread 0 also reads the tile's last byte, after the barrier.
+// SCORD-CATEGORY: 14
+// SCORD-EXPECT: no race
+#include "rs_common.h"
+
+enum { BLOCKS = 2048, THREADS = 256, TILE = 16384 };
+
+__global__ void tiles(unsigned *out, unsigned *sink)
+{
+    __shared__ unsigned char tile[TILE];
+    unsigned t = threadIdx.x;
+    for (unsigned i = t; i < TILE; i += THREADS)
+        tile[i] = (unsigned char)(i * 7u + blockIdx.x);
+    __syncthreads();
+    if (blockIdx.x == BLOCKS - 1 && t == 0)
+        *sink = tile[TILE - 1];
+    unsigned sum = 0;
+    for (unsigned i = t; i < TILE; i += THREADS)
+        sum += tile[TILE - 1 - i];
+    out[blockIdx.x * THREADS + t] = sum;
+}
+
+int main()
+{
+    rs_require_device();
+    unsigned *out = rs_zeros<unsigned>(BLOCKS * THREADS);
+    unsigned *sink = rs_zeros<unsigned>(1);
+    tiles<<<BLOCKS, THREADS>>>(out, sink);
+    RS_LAUNCHED();
+    rs_print_checksum("out", out, BLOCKS * THREADS);
+    rs_done();
+    return 0;
+}
