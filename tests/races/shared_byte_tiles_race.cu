@@ -1,6 +1,7 @@
-// shared_byte_tiles_race.cu: 2048 blocks each fill a 16 KiB tile of bytes in shared
-// memory, one byte per thread and round (every word of the tile needs a history per
-// byte: four threads own its four bytes), then read it back reversed after a barrier.
+// shared_byte_tiles_race.cu: 2048 blocks each clear a 16 KiB tile in shared memory a word
+// at a time, then fill it a byte per thread and round (every word of the tile then
+// needs a history per byte: four threads own its four bytes), then read it back
+// reversed after a barrier.
 // In the last block, thread 0 also reads the tile's last byte before the barrier:
 // thread 255 writes it in its last round, and nothing orders the two.
 // SCORD-CATEGORY: 14
@@ -12,8 +13,11 @@ enum { BLOCKS = 2048, THREADS = 256, TILE = 16384 };
 
 __global__ void tiles(unsigned *out, unsigned *sink)
 {
-    __shared__ unsigned char tile[TILE];
+    __shared__ __align__(16) unsigned char tile[TILE];
     unsigned t = threadIdx.x;
+    for (unsigned i = t; i < TILE / 4; i += THREADS)
+        reinterpret_cast<unsigned *>(tile)[i] = 0;
+    __syncthreads();
     for (unsigned i = t; i < TILE; i += THREADS)
         tile[i] = (unsigned char)(i * 7u + blockIdx.x);      // race(A) write shared
     if (blockIdx.x == BLOCKS - 1 && t == 0)
