@@ -558,7 +558,9 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     if (ok && code.subword_shared) {
         uint64_t free_bytes, total;
         device_memory(&d, &free_bytes, &total);
-        slot_split_cap = sc_slot_split_groups(true, shared_words, slots, free_bytes, total);
+        /* The words the driver reserves at the window's start are never the program's. */
+        uint32_t own_words = (uint32_t)(((size_t)static_shared + shmem + 3) / 4);
+        slot_split_cap = sc_slot_split_groups(true, own_words, slots, free_bytes, total);
         if (slot_split_cap && !ensure(&d, &rt->slot_split, &rt->slot_split_bytes,
                                       slots * slot_split_cap * (size_t)SC_SPLIT_GROUP_BYTES))
             slot_split_cap = 0; /* the pool's groups only */
