@@ -1840,7 +1840,8 @@ typedef struct Shadow {
     bool held;
 } Shadow;
 
-/* The word's value once no other thread holds it (only the sm_75 text holds words). */
+/* The word's value once no other thread holds it (the sm_75 text holds words for
+ * every change; the sm_90 text for a split or a trail). */
 static __device__ uint64_t load_word(const Access *a, const uint64_t *p)
 {
     uint32_t pause = CACHE_PAUSE_MIN_NS;
@@ -1868,6 +1869,17 @@ static __device__ uint64_t *split_group(const Access *a, uint64_t index)
     return index < l->split_cap ? (uint64_t *)l->split_pool + index * SPLIT_GROUP : 0;
 }
 
+/* The next group of a count of `cap` groups, SPLIT_NONE once they are spent. A spent
+ * count is not incremented any more: counting every later attempt could wrap it and
+ * give out groups in use. */
+static __device__ uint64_t take_group(uint32_t *used, uint32_t cap)
+{
+    if (load_gpu32(used) >= cap)
+        return SPLIT_NONE;
+    uint32_t idx = atomicAdd(used, 1u);
+    return idx < cap ? idx : SPLIT_NONE;
+}
+
 /* The four byte cells of a word whose bytes need histories of their own, filled from
  * the word and its site word: the word's split marker, or 0 when there is no group
  * left (the access then counts in unsplit_accesses). A word of shared memory takes a
@@ -1877,13 +1889,13 @@ static __device__ uint64_t split_cells(const Access *a, uint64_t old, uint64_t s
 {
     uint64_t index = SPLIT_NONE;
     if (a->shared && a->l->slot_split_cap) {
-        uint32_t idx = atomicAdd(&block_state(a->l, a->shadow_slot)->split_used, 1u);
-        if (idx < a->l->slot_split_cap)
-            index = SPLIT_IN_SLOT | idx;
+        index = take_group(&block_state(a->l, a->shadow_slot)->split_used, a->l->slot_split_cap);
+        if (index != SPLIT_NONE)
+            index |= SPLIT_IN_SLOT;
     }
     if (index == SPLIT_NONE)
-        index = atomicAdd(&a->l->split_used, 1u);
-    uint64_t *cells = split_group(a, index);
+        index = take_group(&a->l->split_used, a->l->split_cap);
+    uint64_t *cells = index == SPLIT_NONE ? 0 : split_group(a, index);
     if (!cells) {
         count_unsplit(a->l);
         return 0;

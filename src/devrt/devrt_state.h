@@ -427,9 +427,10 @@ typedef struct ScDevLaunch {
     uint64_t warp_clocks;        /* per slot, per warp (threads_per_block / 32 rounded
                                     up): ScRulesWarpClk */
     uint64_t split_pool;         /* uint64_t[split_cap][8]: per split shadow word its
-                                    four byte cells, then their four site words */
-    uint32_t split_used;         /* device-incremented; beyond split_cap: not split, the
-                                    access counted in unsplit_accesses */
+                                    four byte cells, each followed by its site word */
+    uint32_t split_used;         /* device-incremented up to split_cap (a little past it
+                                    when threads race): beyond, not split, the access
+                                    counted in unsplit_accesses */
     uint32_t cache_epoch;        /* this launch's epoch in the cache's tags */
     uint64_t cache;              /* ScDevCacheEntry[1 << cache_bits]; 0: there is no
                                     cache, accesses to cached chunks count unchecked */
