@@ -681,8 +681,8 @@ to the original code; 1 kernel launch (0 checked), 0 graph launches (not checked
 scord:   module 1 (cudart, fatbin) loaded uninstrumented: no room for the runtime
 scord:   module 2 (cudart, fatbin) unchecked: no PTX; rebuild with -gencode
 scord: 12 accesses outside tracked memory and 3 blocks without device-runtime state were not checked
-scord: 5 accesses were not checked: their words needed a history per byte and the split pool \
-(65536 words per launch) ran out
+scord: 5 accesses were not checked: their words needed a history per byte and no split group \
+was left (the device could not give one per word, or the words were in cached chunks: the pool had 65536)
 scord: reported 2 races (9 hazards) in 1 of 1 kernel launch; 0 suppressed
 """
 

@@ -229,7 +229,8 @@ static void write_summary(void)
                    (unsigned long long)sc_ctx.unchecked_blocks);
         if (sc_ctx.unsplit_accesses)
             sc_log("scord: %llu accesses were not checked: their words needed a history per "
-                   "byte and the split pool (%u words per launch) ran out\n",
+                   "byte and no split group was left (the device could not give one per word, "
+                   "or the words were in cached chunks: the pool had %u)\n",
                    (unsigned long long)sc_ctx.unsplit_accesses, sc_ctx.rt.split_cap);
         if (sc_ctx.async_unfollowed)
             sc_log("scord: %llu cp.async copies were checked as issued but not as completed: "

@@ -224,7 +224,7 @@ typedef struct ScKernelCode {
     bool subword_global; /* has sub-word accesses that may reach global memory: its
                             launches get a split pool for every word of full shadow */
     bool subword_shared; /* ... that may reach shared memory: its launches get split
-                            groups for every word of each slot's shared window */
+                            groups for every word of each slot's own shared memory */
 } ScKernelCode;
 
 /* The __scord_state variable of f's module, 0 when f is not scord's code, and what the
@@ -489,6 +489,30 @@ static bool size_split_pool(const ScDrvRt *d, bool subword)
     return true;
 }
 
+/* Gives the slot split area a group per word of `own_words` words of shared memory
+ * for each of `slots` slots, or as many as sc_slot_split_groups allows; returns the
+ * groups per slot it has (0: the pool's groups only). A larger area replaces the old
+ * one, allocated at its size exactly: it can take gigabytes, and what was checked
+ * against the headroom is what it takes. */
+static uint32_t size_slot_split(const ScDrvRt *d, uint32_t own_words, size_t slots)
+{
+    ScRuntime *rt = &sc_ctx.rt;
+    uint64_t free_bytes, total;
+    device_memory(d, &free_bytes, &total);
+    uint32_t cap = sc_slot_split_groups(true, own_words, slots, free_bytes, total);
+    size_t bytes = slots * cap * (size_t)SC_SPLIT_GROUP_BYTES;
+    if (bytes <= rt->slot_split_bytes)
+        return cap;
+    CUdeviceptr area = 0;
+    if (!dev_zalloc(d, bytes, &area))
+        return rt->slot_split_bytes / (slots * (size_t)SC_SPLIT_GROUP_BYTES);
+    if (rt->slot_split && d->mem_free(rt->slot_split) == CUDA_SUCCESS)
+        rt->shadow_bytes -= rt->slot_split_bytes;
+    rt->slot_split = area;
+    rt->slot_split_bytes = bytes;
+    return cap;
+}
+
 /* A launch that is not checked: a later programmatic launch depends on no checked
  * grid. Returns false, sc_rt_launch_begin's answer. */
 static bool not_checked(void)
@@ -556,14 +580,9 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
                 slots * (size_t)shared_words * 2 * sizeof(uint64_t) + 8);
     uint32_t slot_split_cap = 0;
     if (ok && code.subword_shared) {
-        uint64_t free_bytes, total;
-        device_memory(&d, &free_bytes, &total);
         /* The words the driver reserves at the window's start are never the program's. */
         uint32_t own_words = (uint32_t)(((size_t)static_shared + shmem + 3) / 4);
-        slot_split_cap = sc_slot_split_groups(true, own_words, slots, free_bytes, total);
-        if (slot_split_cap && !ensure(&d, &rt->slot_split, &rt->slot_split_bytes,
-                                      slots * slot_split_cap * (size_t)SC_SPLIT_GROUP_BYTES))
-            slot_split_cap = 0; /* the pool's groups only */
+        slot_split_cap = size_slot_split(&d, own_words, slots);
     }
     if (ok)
         step = "resetting the shadow";

@@ -496,9 +496,9 @@ TEST(split_pool_size)
     CHECK_INT(min, sc_split_groups(min, true, 256, room - 1, total));
 }
 
-/* Split groups for shared memory: a group per word of the window in every slot, fewer
- * (half of what is above the headroom) when the device is short, none for a kernel
- * without sub-word shared accesses. */
+/* Split groups for shared memory: a group per word of the block's own shared memory
+ * in every slot, fewer (half of what is above the headroom) when the device is short,
+ * none for a kernel without sub-word shared accesses. */
 TEST(slot_split_size)
 {
     uint64_t total = 80 * GIB, room = sc_shadow_headroom(total);

@@ -360,7 +360,7 @@ static bool marks(const char *marker, const char *body)
 
 /* The module of a kernel that may split words of global or shared memory says so:
  * its launches get a split pool for every word of full shadow, or split groups for
- * every word of each slot's shared window (docs/devrt.md, "Accesses" item 6). */
+ * every word of each slot's own shared memory (docs/devrt.md, "Accesses" item 6). */
 TEST(marks_subword_accesses)
 {
     const char *global = SC_ABI_SUBWORD_GLOBAL_MARKER, *shared = SC_ABI_SUBWORD_SHARED_MARKER;
