@@ -70,6 +70,14 @@ __device__ __forceinline__ uint32_t rs_smem(const void *p)
     return (uint32_t)__cvta_generic_to_shared(p);
 }
 
+// Initializes the mbarrier at bar for `count` arrivals and makes the initialization
+// visible to the cluster (and to the asynchronous proxy that completes bulk copies).
+__device__ __forceinline__ void rs_mbar_init(uint64_t *bar, uint32_t count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(rs_smem(bar)), "r"(count) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+
 // Waits (rs_spin_until) for the phase of parity `parity` of the mbarrier at bar to
 // complete; false when the spin gave up.
 __device__ __forceinline__ bool rs_mbar_wait(uint64_t *bar, uint32_t parity)

@@ -23,8 +23,7 @@ __global__ void two_rounds(const int4 *in, int *out)
     __shared__ alignas(8) uint64_t full;
     int t = threadIdx.x, sum = 0;
     if (t == 0) {
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(rs_smem(&full)) : "memory");
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        rs_mbar_init(&full, 1);
     }
     __syncthreads();
     for (int round = 0; round < 2; round++) {

@@ -26,8 +26,7 @@ __global__ void __cluster_dims__(2, 1, 1) hand_over(const int *in, int *out)
     cg::cluster_group cluster = cg::this_cluster();
     int t = threadIdx.x;
     if (cluster.block_rank() == 0 && t == 0) {
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(rs_smem(&full)), "r"(LANES) : "memory");
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        rs_mbar_init(&full, LANES);
     }
     cluster.sync();
     if (cluster.block_rank() == 1) {

@@ -23,8 +23,7 @@ __global__ void tile_rows(const __grid_constant__ CUtensorMap map, int *out, int
     __shared__ alignas(8) uint64_t full;
     int t = threadIdx.x;
     if (t == 0) {
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(rs_smem(&full)) : "memory");
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        rs_mbar_init(&full, 1);
     }
     __syncthreads();
     if (t == 0) {
