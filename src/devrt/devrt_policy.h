@@ -110,15 +110,14 @@ static inline uint64_t sc_split_groups(uint64_t have, bool subword, uint64_t ful
 }
 
 /* The split groups per slot for a launch of a kernel with sub-word accesses that may
- * reach shared memory: one per word of a block's own shared memory (`shared_words`,
- * static and dynamic), so that no block takes any from the pool, for each of `slots`
- * slots; fewer where that
- * would cut into the headroom (as many as half of the memory above it holds); 0
- * without such accesses. */
-static inline uint32_t sc_slot_split_groups(bool subword_shared, uint32_t shared_words,
-                                            uint64_t slots, uint64_t free, uint64_t total)
+ * reach shared memory (other kernels get none): one per word of a block's own shared
+ * memory (`shared_words`, static and dynamic), so that no block takes any from the
+ * pool, for each of `slots` slots; fewer where that would cut into the headroom (as
+ * many as half of the memory above it holds). */
+static inline uint32_t sc_slot_split_groups(uint32_t shared_words, uint64_t slots, uint64_t free,
+                                            uint64_t total)
 {
-    if (!subword_shared || slots == 0)
+    if (slots == 0)
         return 0;
     uint64_t per_slot = shared_words;
     if (!sc_shadow_keeps_headroom(free, total, slots * per_slot * SC_SPLIT_GROUP_BYTES)) {

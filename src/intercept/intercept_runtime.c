@@ -461,6 +461,8 @@ static bool size_split_pool(const ScDrvRt *d, bool subword)
 {
     ScRuntime *rt = &sc_ctx.rt;
     uint64_t have = rt->split_pool ? rt->split_cap : 0;
+    if (have && !subword)
+        return true; /* most launches: no need to ask the driver for free memory */
     uint64_t free_bytes, total;
     device_memory(d, &free_bytes, &total);
     uint64_t want = sc_split_groups(have ? have : SC_SPLIT_MIN_GROUPS, subword, rt->full_chunks,
@@ -497,9 +499,11 @@ static bool size_split_pool(const ScDrvRt *d, bool subword)
 static uint32_t size_slot_split(const ScDrvRt *d, uint32_t own_words, size_t slots)
 {
     ScRuntime *rt = &sc_ctx.rt;
+    if (slots * own_words * (size_t)SC_SPLIT_GROUP_BYTES <= rt->slot_split_bytes)
+        return own_words; /* the area of an earlier launch holds it all */
     uint64_t free_bytes, total;
     device_memory(d, &free_bytes, &total);
-    uint32_t cap = sc_slot_split_groups(true, own_words, slots, free_bytes, total);
+    uint32_t cap = sc_slot_split_groups(own_words, slots, free_bytes, total);
     size_t bytes = slots * cap * (size_t)SC_SPLIT_GROUP_BYTES;
     if (bytes <= rt->slot_split_bytes)
         return cap;

@@ -496,18 +496,17 @@ TEST(split_pool_size)
     CHECK_INT(min, sc_split_groups(min, true, 256, room - 1, total));
 }
 
-/* Split groups for shared memory: a group per word of the block's own shared memory
- * in every slot, fewer (half of what is above the headroom) when the device is short,
- * none for a kernel without sub-word shared accesses. */
+/* Split groups for shared memory (for kernels with sub-word shared accesses): a group
+ * per word of the block's own shared memory in every slot, fewer (half of what is
+ * above the headroom) when the device is short, none without slots. */
 TEST(slot_split_size)
 {
     uint64_t total = 80 * GIB, room = sc_shadow_headroom(total);
-    CHECK_INT(0, sc_slot_split_groups(false, 4352, 528, 40 * GIB, total));
-    CHECK_INT(4352, sc_slot_split_groups(true, 4352, 528, 40 * GIB, total));
-    CHECK_INT(4352, sc_slot_split_groups(true, 4352, 528, UINT64_MAX, 0));
-    CHECK_INT(0, sc_slot_split_groups(true, 4352, 0, 40 * GIB, total));
-    CHECK_INT(1000, sc_slot_split_groups(true, 4352, 528, room + 2 * 528 * 1000 * SC_SPLIT_GROUP_BYTES, total));
-    CHECK_INT(0, sc_slot_split_groups(true, 4352, 528, room, total));
+    CHECK_INT(4352, sc_slot_split_groups(4352, 528, 40 * GIB, total));
+    CHECK_INT(4352, sc_slot_split_groups(4352, 528, UINT64_MAX, 0));
+    CHECK_INT(0, sc_slot_split_groups(4352, 0, 40 * GIB, total));
+    CHECK_INT(1000, sc_slot_split_groups(4352, 528, room + 2 * 528 * 1000 * SC_SPLIT_GROUP_BYTES, total));
+    CHECK_INT(0, sc_slot_split_groups(4352, 528, room, total));
 }
 
 /* Runs the embedder on `ptx`; returns its exit status, its stderr in log. */
