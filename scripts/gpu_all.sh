@@ -224,8 +224,8 @@ main() {
     echo "==== gpu_all: $(pwd), outputs in $OUT, deadline ${DEADLINE}s"
     write_env
 
-    # With env.txt, gpu_all.log, the results file and the logs archive, four sections
-    # fill the 8 files that come back.
+    # env.txt, gpu_all.log, the results file, the logs archive and one TSV per
+    # section (four sections) are the files that come back.
 
     # ---- Foundation (issue 2): every pass-through program natively and under scord
     # (about 60 s on an H100, builds included). A row in flight at the budget takes at
@@ -240,6 +240,11 @@ main() {
         bench_reserve=$BENCH_RESERVE
     run_script_section races scripts/gpu_races.sh RACE_TIMEOUT="$RACE_TIMEOUT" \
         RACES_BUDGET="$(seconds_left "$bench_reserve" "$RACE_TIMEOUT")"
+
+    # ---- The real-programs corpus (issue 22) natively and under scord: about two
+    # minutes on an H100, builds included. Run alone with ONLY=real when the races
+    # and the bench fill the command.
+    run_script_section real scripts/gpu_real.sh REAL_BUDGET="$(seconds_left "$bench_reserve")"
 
     # ---- The benchmarks (about 4 minutes): BENCH_BUDGET is the seconds the section
     # may take, from its start to its end.

@@ -34,6 +34,7 @@ from run_env import capture, commit_id
 
 REPO = Path(__file__).resolve().parent.parent
 SUITE_DIR = REPO / "tests" / "races"
+REAL_DIR = REPO / "tests" / "real"  # the real-programs corpus, in the same tag format
 HEADER_LINES = 20
 
 # Cause names and severities of /work contracts (docs/race-suite.md repeats them).
@@ -660,7 +661,7 @@ TIME_BUDGET = "time-budget"
 def run_program(prog, args, env_info, logs, budget):
     """One program's runs, natively, under scord and under racecheck, one after the
     other; a run that the budget leaves no time for is not started."""
-    binary = Path(args.build_dir) / "races" / prog.name
+    binary = Path(args.build_dir) / getattr(args, "binaries", "races") / prog.name
     result = {"name": prog.name, "category": prog.category, "expect": prog.expect_count,
               "args": prog.run_args, "runs": {}, "tools": {}}
     if prog.errors:
@@ -670,7 +671,8 @@ def run_program(prog, args, env_info, logs, budget):
         result["status"] = f"skipped: needs {prog.requires}"
         return result
     if not binary.is_file():
-        result["status"] = f"not built: {binary} (run make race-suite BUILD={args.build_dir})"
+        target = "real-programs" if getattr(args, "binaries", "races") == "real" else "race-suite"
+        result["status"] = f"not built: {binary} (run make {target} BUILD={args.build_dir})"
         return result
     if budget.spent():
         result["status"] = TIME_BUDGET
@@ -1403,11 +1405,12 @@ def self_test():
     match_example(check)
 
     # Every program of the suite: its tags and the suite's rules.
-    programs = load_programs()
-    check(len(programs) > 0, f"programs found in {SUITE_DIR}")
-    readme = (SUITE_DIR / "README.md").read_text() if (SUITE_DIR / "README.md").is_file() else ""
-    for name, errs in sorted(lint_suite(programs, readme).items()):
-        check(not errs, f"{name}: " + "; ".join(errs))
+    for suite in (SUITE_DIR, REAL_DIR):
+        programs = load_programs(suite_dir=suite)
+        check(len(programs) > 0, f"programs found in {suite}")
+        readme = (suite / "README.md").read_text() if (suite / "README.md").is_file() else ""
+        for name, errs in sorted(lint_suite(programs, readme).items()):
+            check(not errs, f"{name}: " + "; ".join(errs))
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
@@ -1436,7 +1439,12 @@ def main():
     ap.add_argument("--check-ptx", action="store_true",
                     help="check the tags against BUILD/races/ptx/*.ptx (make race-suite-ptx); no GPU")
     ap.add_argument("--self-test", action="store_true", help="test the parser and comparisons; no GPU")
+    ap.add_argument("--suite-dir", default=str(SUITE_DIR),
+                    help="the tagged programs (default tests/races; tests/real is the real-programs "
+                    "corpus, built by make real-programs into BUILD/real)")
     args = ap.parse_args()
+    suite_dir = Path(args.suite_dir).resolve()
+    args.binaries = "real" if suite_dir.name == "real" else "races"
     if args.self_test:
         return self_test()
     if args.check_ptx:
@@ -1448,7 +1456,7 @@ def main():
     if not args.out:
         ap.error("--out is required to run the suite")
     args.scord = args.scord or str(Path(args.build_dir) / "bin" / "scord")
-    return main_run(args)
+    return main_run(args, suite_dir)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,9 @@ PTX_CORPUS_SUFFIX_G        := .G
 
 PTX_CORPUS_SRCS := $(sort $(shell find tests examples -name '*.cu' 2>/dev/null))
 
+# The real-programs corpus (tests/real, CUB and Thrust: long to compile) says
+# SCORD-PTX-TARGETS: sm_90 in each program, so each is built once. Its programs include
+# the race suite's rs_common.h, hence -Itests/races for every source.
 # Hopper-only sources (thread block clusters) without a SCORD-PTX-TARGETS line.
 PTX_CORPUS_LIMITED := tests/gpu/passthrough/launch_ex.cu=sm_90,sm_90a \
                       tests/ptx_core/cluster.cu=sm_90,sm_90a
@@ -48,7 +51,7 @@ $(PTX_CORPUS_DIR)/$(call ptx_corpus_name,$(1)).$(2)$(PTX_CORPUS_SUFFIX_$(3)).ptx
 		$(wildcard $(dir $(1))*.cuh $(dir $(1))*.h) tests/ptx/corpus.mk
 	@mkdir -p $$(@D)
 	@echo "  PTX     $$@"
-	@$(NVCC) -ptx -arch=$(2) $(PTX_CORPUS_FLAGS_$(3)) -o $$@ $(1)
+	@$(NVCC) -ptx -arch=$(2) $(PTX_CORPUS_FLAGS_$(3)) -Itests/races -o $$@ $(1)
 PTX_CORPUS_FILES += $(PTX_CORPUS_DIR)/$(call ptx_corpus_name,$(1)).$(2)$(PTX_CORPUS_SUFFIX_$(3)).ptx
 endef
 
