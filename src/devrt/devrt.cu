@@ -2427,6 +2427,8 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     a.acquired = load_cta32(&b->acq_next) != 0;
     /* A dependent launch's thread before griddepcontrol.wait also meets the
      * prerequisite grid's accesses. */
+    if (l->cut == SC_DEV_CUT_SHADOW)
+        return;
     const uint64_t *prior = 0;
     if (!a.shared && l->prior_dir && !thread_state(l, slot)->grid_waited)
         prior = (const uint64_t *)l->prior_dir;
@@ -2510,11 +2512,12 @@ static __device__ __forceinline__ uint32_t read_group_ends(const ScDevLaunch *l,
 extern "C" __device__ __noinline__ void __scord_access(uint64_t addr, uint32_t info, uint32_t site,
                                           uint64_t value)
 {
-    uint32_t lanes = __match_any_sync(__activemask(), site);
+    uint32_t active = __activemask();
     uint32_t slot;
-    ScDevLaunch *l = checked_block(&slot);
-    if (!l)
+    ScDevLaunch *l = checked_block(&slot); /* the same for every lane: no divergence */
+    if (!l || l->cut == SC_DEV_CUT_ACCESS)
         return;
+    uint32_t lanes = __match_any_sync(active, site);
     int cls = access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info));
     uint32_t lane = thread_linear() % WARP_SIZE;
     bool weak_flag = cls > SC_RULES_CLS_READ && __scord_sync_access(l, slot, addr, info, cls);
@@ -2534,6 +2537,8 @@ extern "C" __device__ __noinline__ void __scord_access(uint64_t addr, uint32_t i
      * broadcast load would retry the compare-and-swap of one shadow word lane against
      * lane. Any order is one the hardware could take. One call site: check_access is
      * inlined, and each copy adds to the JIT time of every instrumented module. */
+    if (l->cut == SC_DEV_CUT_GROUPING)
+        checks = false;
     for (uint32_t turn = __ballot_sync(same, checks); turn; turn &= turn - 1) {
         if (lane == lowest_lane(turn))
             check_access(l, slot, addr, info, site, cls, peers, weak_flag);

@@ -398,6 +398,14 @@ typedef struct ScDevBlock {
     ScRulesCluster cluster;   /* the launch's clusters, when of several blocks (sm_90) */
 } ScDevBlock;
 
+/* Where every check stops (the cut option, for attributing cost): none, the access
+ * hook at once, after its lane grouping and synchronization bookkeeping, before the
+ * shadow step. The hooks cut (every call at once) is the launch's enabled = 0. */
+#define SC_DEV_CUT_NONE 0u
+#define SC_DEV_CUT_ACCESS 1u
+#define SC_DEV_CUT_GROUPING 2u
+#define SC_DEV_CUT_SHADOW 3u
+
 /* No slot could be had: the block runs unchecked (never hangs the program). */
 #define SC_DEV_NO_SLOT 0xffffffffu
 
@@ -463,7 +471,7 @@ typedef struct ScDevLaunch {
     uint64_t tensor_maps;        /* ScDevTensorMap[n_tensor_maps]: the maps the program
                                     encoded, newest last */
     uint32_t n_tensor_maps;
-    uint32_t pad_;
+    uint32_t cut;                /* SC_DEV_CUT_*: where checks stop (the cut option) */
     /* Per slot, slot_split_cap split groups (uint64_t[8] each, as in split_pool) for
      * the words of its block's shared memory, taken before the pool's: the pool is
      * never given back, and a grid of many blocks with byte arrays in shared memory
