@@ -1444,7 +1444,7 @@ def main():
                     "corpus, built by make real-programs into BUILD/real)")
     args = ap.parse_args()
     suite_dir = Path(args.suite_dir).resolve()
-    args.binaries = "real" if suite_dir.name == "real" else "races"
+    args.binaries = suite_dir.name  # `make race-suite` builds into BUILD/races, `make real-programs` into BUILD/real
     if args.self_test:
         return self_test()
     if args.check_ptx:

@@ -2425,10 +2425,10 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     a.rules.cluster = launch_clusters(b);
     a.rules.shared = a.shared;
     a.acquired = load_cta32(&b->acq_next) != 0;
-    /* A dependent launch's thread before griddepcontrol.wait also meets the
-     * prerequisite grid's accesses. */
     if (l->cut == SC_DEV_CUT_SHADOW)
         return;
+    /* A dependent launch's thread before griddepcontrol.wait also meets the
+     * prerequisite grid's accesses. */
     const uint64_t *prior = 0;
     if (!a.shared && l->prior_dir && !thread_state(l, slot)->grid_waited)
         prior = (const uint64_t *)l->prior_dir;

@@ -400,11 +400,13 @@ typedef struct ScDevBlock {
 
 /* Where every check stops (the cut option, for attributing cost): none, the access
  * hook at once, after its lane grouping and synchronization bookkeeping, before the
- * shadow step. The hooks cut (every call at once) is the launch's enabled = 0. */
+ * shadow step; hooks: every call at once, which the host makes the launch's
+ * enabled = 0 (the device never tests for it). */
 #define SC_DEV_CUT_NONE 0u
 #define SC_DEV_CUT_ACCESS 1u
 #define SC_DEV_CUT_GROUPING 2u
 #define SC_DEV_CUT_SHADOW 3u
+#define SC_DEV_CUT_HOOKS 4u
 
 /* No slot could be had: the block runs unchecked (never hangs the program). */
 #define SC_DEV_NO_SLOT 0xffffffffu

@@ -112,19 +112,18 @@ void sc_rt_configure(const ScOptions *o)
         const char *name;
         uint32_t cut;
     } cuts[] = {{"none", SC_DEV_CUT_NONE},
-                {"hooks", SC_DEV_CUT_NONE},
+                {"hooks", SC_DEV_CUT_HOOKS},
                 {"access", SC_DEV_CUT_ACCESS},
                 {"grouping", SC_DEV_CUT_GROUPING},
                 {"shadow", SC_DEV_CUT_SHADOW}};
     size_t i = 0;
-    while (i < sizeof cuts / sizeof cuts[0] && strcmp(o->cut, cuts[i].name) != 0)
+    while (i < SC_ARRAY_LEN(cuts) && strcmp(o->cut, cuts[i].name) != 0)
         i++;
-    if (i == sizeof cuts / sizeof cuts[0]) {
+    if (i == SC_ARRAY_LEN(cuts)) {
         sc_log("scord: cut=%s is none of none, hooks, access, grouping, shadow; using none\n", o->cut);
         i = 0;
     }
     rt->cut = cuts[i].cut;
-    rt->cut_hooks = strcmp(o->cut, "hooks") == 0;
     if (i != 0)
         sc_log("scord: cut=%s: checks stop there, races are missed (a measurement, not a check)\n",
                o->cut);
@@ -629,7 +628,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
          d.htod(var, &rt->launch, sizeof(uint64_t)) == CUDA_SUCCESS;
     ScDevLaunch desc = {
         .launch_tag = ++rt->launch_tag,
-        .enabled = !rt->cut_hooks,
+        .enabled = rt->cut != SC_DEV_CUT_HOOKS,
         .cut = rt->cut,
         .slots_per_sm = slots_per_sm,
         .threads_per_block = threads,

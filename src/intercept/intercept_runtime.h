@@ -42,8 +42,7 @@ typedef struct ScRuntime {
     uint64_t shadow_bytes;    /* all device memory scord holds for shadow and state */
     ScShadowMode shadow_mode; /* the shadow option */
     uint32_t cache_mb;        /* the cache_mb option: 0 sizes the cache by what it serves */
-    bool cut_hooks;           /* cut=hooks: every launch runs with the runtime disabled */
-    uint32_t cut;             /* SC_DEV_CUT_* of the cut option, otherwise */
+    uint32_t cut;             /* SC_DEV_CUT_* of the cut option */
     bool fault_shadow_oom;    /* SCORD_FAULT=shadow_oom: no allocation gets full shadow */
     uint64_t cached_bytes;    /* chunks (64 KiB each) mapped to the metadata cache */
     uint64_t full_chunks;     /* chunks with full shadow */
