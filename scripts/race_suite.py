@@ -575,6 +575,7 @@ class Run:
     rc: int = 0
     seconds: float = 0.0
     stdout: str = ""
+    stderr: str = ""
     done: bool = False
 
 
@@ -607,7 +608,18 @@ def run_command(cmd, timeout, log_prefix):
         status = "no DONE line"
     else:
         status = "ok"
-    return Run(status=status, rc=proc.returncode, seconds=seconds, stdout=out, done=done)
+    return Run(status=status, rc=proc.returncode, seconds=seconds, stdout=out, stderr=err, done=done)
+
+
+# scord's run summary names each module it did not check, and why (intercept_ctx.c).
+UNCHECKED_MODULE_RE = re.compile(r"^scord:   module \d+ \(.*?\) (?:loaded uninstrumented|unchecked): .*$",
+                                 re.MULTILINE)
+
+
+def unchecked_modules(stderr):
+    """The summary lines of the modules a scord run left unchecked: a program whose
+    output matches only because scord ran it uninstrumented has not passed."""
+    return UNCHECKED_MODULE_RE.findall(stderr)
 
 
 def nvcc():
@@ -697,6 +709,10 @@ def run_program(prog, args, env_info, logs, budget):
     tool = {"output": "same" if scord.stdout == native.stdout else "differs"}
     if scord.status != "ok":
         problems.append(f"scord run: {scord.status}")
+    unchecked = unchecked_modules(scord.stderr)
+    if unchecked:
+        tool["unchecked_modules"] = unchecked
+        problems.append(f"scord left {len(unchecked)} module(s) unchecked ({unchecked[0].split(': ', 2)[-1]})")
     try:
         report = json.loads(json_file.read_text())
         tool.update(compare(prog.races, scord_races(report, prog.source)))
@@ -1281,6 +1297,16 @@ def self_test():
             failed += 1
             print(f"FAIL {what}")
 
+    summary = ("scord: 2 modules: 1 loaded from scord's PTX (0 instrumented), 1 unchecked (no PTX), "
+               "0 fell back to the original code; 9 kernel launches (0 checked), 0 graph launches "
+               "(not checked)\n"
+               "scord:   module 1 (cuLibraryLoadData) loaded uninstrumented: the driver rejected the "
+               "instrumented PTX (CUDA_ERROR_INVALID_PTX)\n"
+               "scord:   module 2 (cuModuleLoadData, cubin) unchecked: no PTX\n"
+               "scord:     unchecked kernel k\n")
+    check(len(unchecked_modules(summary)) == 2 and unchecked_modules(summary)[0].endswith("(CUDA_ERROR_INVALID_PTX)"),
+          f"modules left unchecked are found in the summary: {unchecked_modules(summary)}")
+    check(unchecked_modules(summary.split("\n")[0]) == [], "a summary with nothing unchecked names no module")
     good = parse_program("demo_race", SELF_TEST_GOOD)
     check(good.errors == [], f"good program parses without errors: {good.errors}")
     check(good.expect_count == 3 and good.category == 1, "header EXPECT and CATEGORY")
