@@ -803,7 +803,16 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
     rt_driver(&d);
     launch_driver(&dl);
     ScRuntime *rt = &sc_ctx.rt;
-    if (launch_result != CUDA_SUCCESS || dl.stream_sync(stream) != CUDA_SUCCESS) {
+    CUresult ran = launch_result == CUDA_SUCCESS ? dl.stream_sync(stream) : launch_result;
+    if (ran != CUDA_SUCCESS) {
+        /* Said once: a fault is sticky, and every later launch of the context fails too. */
+        if (!rt->launch_failure_said) {
+            rt->launch_failure_said = true;
+            sc_log("scord: the checked launch of %s %s: %s; its races were not read\n",
+                   chk->kernel[0] ? chk->kernel : "a kernel",
+                   launch_result != CUDA_SUCCESS ? "could not start" : "failed while it ran",
+                   sc_cu_error(ran));
+        }
         pthread_mutex_unlock(&sc_ctx.launch_lock);
         return;
     }

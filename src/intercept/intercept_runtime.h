@@ -15,6 +15,7 @@ typedef struct ScOptions ScOptions;
 typedef struct ScRuntime {
     bool ready;               /* buffers below exist */
     bool failed;              /* setting up failed once: nothing is checked */
+    bool launch_failure_said; /* a checked launch failed, and scord said so once */
     CUcontext ctx;            /* the context they live in */
     unsigned sm_ids;          /* SM ids the slot bitmap covers */
     CUdeviceptr launch;       /* ScDevLaunch */
