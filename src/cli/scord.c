@@ -140,7 +140,7 @@ static void print_help(void)
     }
     help_item(&h, "--", "end of scord's options: the program follows");
     sc_buf_puts(&h, "\nAn option takes its value as --name=VALUE or --name VALUE; a flag\n"
-                    "(--verbose) also takes --verbose=true|false.\n\nEnvironment:\n");
+                    "(--verbose) also takes --verbose=true|false or --verbose true|false.\n\nEnvironment:\n");
     help_item(&h, SC_ENV_OPTIONS,
               "options as name=value:name=value, names spelled with '_' "
               "(print_limit=10:verbose=true); '\\:' and '\\\\' escape ':' and '\\'; the "
@@ -192,7 +192,11 @@ static bool parse_args(int argc, char **argv, ScOptions *o, Action *action, int 
         if (eq)
             value = eq + 1;
         else if (opt->type == SC_OPTION_TYPE_BOOL)
-            value = "true";
+            /* --detect false, as the README writes it; a program named true or
+             * false runs after --. */
+            value = i + 1 < argc && (!strcmp(argv[i + 1], "true") || !strcmp(argv[i + 1], "false"))
+                        ? argv[++i]
+                        : "true";
         else if (i + 1 < argc)
             value = argv[++i];
         else

@@ -356,6 +356,12 @@ TEST(option_forms)
               r.out);
     done(&r);
 
+    /* A flag takes a following true or false as its value, and nothing else. */
+    r = run(ARGS("--detect", "false", "--verbose", "true", "--no-cache", "sh", "-c", print_options));
+    CHECK_CODE(0, r);
+    CHECK_STR("verbose=true:log_file=:error_exitcode=0:print_limit=100:detect=false:json_file=:sarif_file=:cache_dir=:no_cache=true:shadow=full:cut=none:cache_mb=0", r.out);
+    done(&r);
+
     /* A later flag wins; a relative log file is made absolute. */
     r = run(ARGS("--print-limit=1", "--print-limit", "2", "--log-file", "rel-%p.log", "sh",
                  "-c", print_options));
