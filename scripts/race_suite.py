@@ -35,6 +35,8 @@ from run_env import capture, commit_id
 REPO = Path(__file__).resolve().parent.parent
 SUITE_DIR = REPO / "tests" / "races"
 REAL_DIR = REPO / "tests" / "real"  # the real-programs corpus, in the same tag format
+# The make target that builds each suite's programs into BUILD/<folder of the suite>.
+MAKE_TARGETS = {"races": "race-suite", "real": "real-programs"}
 HEADER_LINES = 20
 
 # Cause names and severities of /work contracts (docs/race-suite.md repeats them).
@@ -673,7 +675,8 @@ TIME_BUDGET = "time-budget"
 def run_program(prog, args, env_info, logs, budget):
     """One program's runs, natively, under scord and under racecheck, one after the
     other; a run that the budget leaves no time for is not started."""
-    binary = Path(args.build_dir) / getattr(args, "binaries", "races") / prog.name
+    folder = getattr(args, "binaries", "races")
+    binary = Path(args.build_dir) / folder / prog.name
     result = {"name": prog.name, "category": prog.category, "expect": prog.expect_count,
               "args": prog.run_args, "runs": {}, "tools": {}}
     if prog.errors:
@@ -683,8 +686,7 @@ def run_program(prog, args, env_info, logs, budget):
         result["status"] = f"skipped: needs {prog.requires}"
         return result
     if not binary.is_file():
-        target = "real-programs" if getattr(args, "binaries", "races") == "real" else "race-suite"
-        result["status"] = f"not built: {binary} (run make {target} BUILD={args.build_dir})"
+        result["status"] = f"not built: {binary} (run make {MAKE_TARGETS.get(folder, 'race-suite')} BUILD={args.build_dir})"
         return result
     if budget.spent():
         result["status"] = TIME_BUDGET
