@@ -361,9 +361,10 @@ static __device__ void record_race(ScDevLaunch *l, uint32_t cause, uint64_t addr
     }
     uint32_t a = key_site(cur->site), b = key_site(prev->site);
     uint64_t key = SC_DEV_KEY(cause, a < b ? a : b, a < b ? b : a);
-    uint64_t h = mix64(key);
-    for (uint32_t probe = 0; probe < RECORD_PROBES; probe++) {
-        ScDevRecord *r = &table[(h + probe) % cap];
+    /* 32-bit: a 64-bit remainder is a call to a helper, in every inlined copy. */
+    uint32_t at = (uint32_t)(mix64(key) >> 32) % cap;
+    for (uint32_t probe = 0; probe < RECORD_PROBES; probe++, at = at + 1 == cap ? 0 : at + 1) {
+        ScDevRecord *r = &table[at];
         unsigned long long *kp = (unsigned long long *)&r->key;
         uint64_t k = load_gpu64(&r->key);
         for (int tries = 0; k == SC_DEV_KEY_BUSY && tries < RECORD_BUSY_TRIES; tries++)
@@ -2518,13 +2519,18 @@ extern "C" __device__ __noinline__ void __scord_access(uint64_t addr, uint32_t i
     if (!l || l->cut == SC_DEV_CUT_ACCESS)
         return;
     uint32_t lanes = __match_any_sync(active, site);
+    /* A lane at the join of an if whose body it skipped (SC_ABI_INFO_NOT_TAKEN) takes
+     * the warp-wide steps in a group of its own and leaves with the others. */
+    bool taken = !(info & SC_ABI_INFO_NOT_TAKEN);
     int cls = access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info));
     uint32_t lane = thread_linear() % WARP_SIZE;
-    bool weak_flag = cls > SC_RULES_CLS_READ && __scord_sync_access(l, slot, addr, info, cls);
+    bool weak_flag = taken && cls > SC_RULES_CLS_READ && __scord_sync_access(l, slot, addr, info, cls);
     StorePeers peers = {1u << lane, 0};
-    uint32_t same = __match_any_sync(lanes, addr);
+    uint32_t same = __match_any_sync(lanes, taken ? addr : ~0ull);
     bool checks = true;
-    if (cls == SC_RULES_CLS_WRITE) {
+    if (!taken) {
+        checks = false;
+    } else if (cls == SC_RULES_CLS_WRITE) {
         peers = store_peers(same, value);
         checks = lane == lowest_lane(peers.group);
     } else if (cls == SC_RULES_CLS_ATOMIC && (info & SC_ABI_INFO_LOCK)) {

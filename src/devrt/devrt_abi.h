@@ -145,5 +145,8 @@ enum {
  * asynchronous copy, checked with the thread's clocks as they were when the copy was
  * issued (ScDevAsync.issued). */
 #define SC_ABI_INFO_ASYNC (1u << 22)
+/* A check at the join of an if (instr_plan.c, mark_joins) by a lane that did not run
+ * the access: it joins the call's warp-wide steps and checks nothing. */
+#define SC_ABI_INFO_NOT_TAKEN (1u << 23)
 
 #endif

@@ -34,6 +34,7 @@ typedef struct Dep {
 } Dep;
 
 typedef struct Block {
+    const ScPtxStmt *first; /* its first instruction; NULL when it has none */
     const ScPtxStmt *term; /* the bra/brx/ret/exit/trap ending it; NULL when it falls through */
     uint32_t term_scope;
     uint32_t first_edge, n_edges;
@@ -230,6 +231,8 @@ static void split_blocks(ScInstrCfg *g, const ScPtxFunc *f, uint32_t *instr_inde
                 ended = false;
             }
             started = true;
+            if (!g->blocks[b].first)
+                g->blocks[b].first = s;
             map_put(g, s, b);
             if (is_terminator(&s->u.instr)) {
                 g->blocks[b].term = s;
@@ -540,6 +543,36 @@ static bool close_block(ScInstrCfg *g, uint32_t b, ScArena *arena, ScErr *err)
     }
     bl->n_deps = n;
     bl->closed = true;
+    return true;
+}
+
+uint32_t sc_instr_cfg_block(const ScInstrCfg *g, const ScPtxStmt *stmt)
+{
+    return g->analyzable ? map_get(g, stmt) : SC_INSTR_NO_BLOCK;
+}
+
+bool sc_instr_cfg_if_then(const ScInstrCfg *g, uint32_t b, const ScPtxStmt **branch, const ScPtxStmt **join)
+{
+    if (!g->analyzable || b >= g->n_blocks)
+        return false;
+    const Block *then = &g->blocks[b];
+    if (then->n_preds != 1 || then->n_edges != 1 || !then->first)
+        return false;
+    uint32_t br = g->preds[then->first_pred], j = g->edges[then->first_edge].to;
+    const Block *head = &g->blocks[br];
+    if (!head->divergent || head->n_edges != 2 || strcmp(head->term->u.instr.opcode, "bra") != 0 || j == g->exit)
+        return false;
+    const Edge *e = &g->edges[head->first_edge];
+    bool arms = (e[0].to == b && e[1].to == j) || (e[0].to == j && e[1].to == b);
+    const Block *jb = &g->blocks[j];
+    if (!arms || jb->n_preds != 2 || !jb->first || !(br < b && b < j))
+        return false;
+    /* A call would run whatever the callee does between an access and its check. */
+    for (const ScPtxStmt *s = then->first; s && s->kind != SC_PTX_STMT_LABEL && s != then->term; s = s->next)
+        if (s->kind == SC_PTX_STMT_INSTR && strcmp(s->u.instr.opcode, "call") == 0)
+            return false;
+    *branch = head->term;
+    *join = jb->first;
     return true;
 }
 

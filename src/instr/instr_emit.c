@@ -19,6 +19,9 @@ typedef struct Emitter {
     ScPtxFunc *f;
     /* Fresh registers, declared when first needed. */
     const char *addr, *addr2, *value, *hi, *b32, *b16, *id, *count, *pred;
+    /* The if whose checks move to its join, and its flag: this lane ran its body. */
+    const ScPtxStmt *join_branch;
+    const char *took;
     ScBuf code, text;
     ScBuf arg[10]; /* the text of each argument of the call being built */
     ScErr *err;
@@ -230,9 +233,57 @@ static bool insert(Emitter *e, ScPtxStmt *s, bool after, const char *guard, bool
     return (after ? sc_ptx_insert_after(e->m, s, text, e->err) : sc_ptx_insert_before(e->m, s, text, e->err)) != NULL;
 }
 
+/* An access checked at the join of its if (instr_plan.c, mark_joins). Every lane
+ * clears the if's flag and this access's registers at the branch; the body sets
+ * the flag and keeps the address and value as of the access; at the join, every
+ * lane of the if calls __scord_access, those that skipped the body marked
+ * SC_ABI_INFO_NOT_TAKEN. */
+static bool emit_joined_access(Emitter *e, const ScInstrEdit *ed)
+{
+    static const unsigned bits[] = {64, 32, 32, 64};
+    bool first = ed->join_branch != e->join_branch;
+    if (first) {
+        e->join_branch = ed->join_branch;
+        if (!(e->took = sc_ptx_fresh_reg(e->m, e->f, "b32", e->err)))
+            return false;
+    }
+    const char *addr = sc_ptx_fresh_reg(e->m, e->f, "b64", e->err);
+    const char *value = addr ? sc_ptx_fresh_reg(e->m, e->f, "b64", e->err) : NULL;
+    const char *taken = value ? sc_ptx_fresh_reg(e->m, e->f, "pred", e->err) : NULL;
+    const char *info = taken ? sc_ptx_fresh_reg(e->m, e->f, "b32", e->err) : NULL;
+    if (!info)
+        return false;
+    e->code.len = 0;
+    sc_buf_printf(&e->code, "mov.b64 %s, 0;\nmov.b64 %s, 0;\n", addr, value);
+    if (first)
+        sc_buf_printf(&e->code, "mov.b32 %s, 0;\n", e->took);
+    if (!insert(e, ed->join_branch, false, NULL, false))
+        return false;
+    e->code.len = 0;
+    if (!emit_addr(e, &ed->addr) || !emit_value(e, &ed->value))
+        return false;
+    sc_buf_printf(&e->code, "mov.b64 %s, %s;\nmov.b64 %s, %s;\nmov.b32 %s, 1;\n", addr, e->arg[0].data, value,
+                  e->arg[3].data, e->took);
+    if (!insert(e, ed->stmt, false, NULL, false))
+        return false;
+    e->code.len = 0;
+    sc_buf_printf(&e->code, "setp.ne.b32 %s, %s, 0;\nselp.b32 %s, 0x%x, 0x%x, %s;\n", taken, e->took, info, ed->info,
+                  ed->info | SC_ABI_INFO_NOT_TAKEN, taken);
+    for (int i = 0; i < 4; i++)
+        e->arg[i].len = 0;
+    sc_buf_puts(&e->arg[0], addr);
+    sc_buf_puts(&e->arg[1], info);
+    sc_buf_printf(&e->arg[2], "%u", ed->site);
+    sc_buf_puts(&e->arg[3], value);
+    call_seq(e, "__scord_access", bits, 4);
+    return insert(e, ed->join_at, false, NULL, false);
+}
+
 static bool emit_access(Emitter *e, const ScInstrEdit *ed)
 {
     static const unsigned bits[] = {64, 32, 32, 64};
+    if (ed->join_at)
+        return emit_joined_access(e, ed);
     e->code.len = 0;
     if (!emit_addr(e, &ed->addr) || !emit_value(e, &ed->value))
         return false;

@@ -93,6 +93,9 @@ typedef struct ScInstrEdit {
     ScInstrArg32 mask;     /* SYNCWARP */
     const ScPtxOperand *when; /* FENCE: call only when this predicate is true (an mbarrier wait that
                                  saw its phase complete); NULL: always */
+    /* ACCESS checked at the join of the if that holds it (instr_plan.c, mark_joins):
+     * the if's bra and the join's first instruction; NULL: checked before it. */
+    ScPtxStmt *join_branch, *join_at;
 } ScInstrEdit;
 
 /* One function's plan. */
@@ -126,6 +129,15 @@ bool sc_instr_cfg_new(const ScPtxFunc *f, uint32_t *instr_base, ScInstrCfg **out
  * arm, copied into arena once per block; false (err set) when out of memory. */
 bool sc_instr_cfg_deps(ScInstrCfg *cfg, const ScPtxStmt *stmt, ScArena *arena, const ScInstrControlDep **deps,
                        uint32_t *n, ScErr *err);
+/* The block of an instruction, SC_INSTR_NO_BLOCK when the function's control flow
+ * is not understood. */
+#define SC_INSTR_NO_BLOCK UINT32_MAX
+uint32_t sc_instr_cfg_block(const ScInstrCfg *cfg, const ScPtxStmt *stmt);
+/* Whether block b is the body of an if without else: entered only from a divergent
+ * two-way bra whose other arm goes where b goes (the join), and the join entered
+ * from those two blocks only, laid out branch, b, join. *branch is that bra, *join
+ * the join's first instruction. */
+bool sc_instr_cfg_if_then(const ScInstrCfg *cfg, uint32_t b, const ScPtxStmt **branch, const ScPtxStmt **join);
 void sc_instr_cfg_free(ScInstrCfg *cfg);
 
 /* ---- instr_site.c ---- */

@@ -963,6 +963,55 @@ static bool plan_func(Planner *p, ScPtxFunc *f)
     return true;
 }
 
+/* Whether an access may be checked after it, at the join of its if: a plain load
+ * or store, or a relaxed atomic other than a lock's, unguarded. Such a check orders
+ * nothing, so doing it a few instructions late changes no verdict. */
+static bool joinable(const ScInstrEdit *ed)
+{
+    if (ed->kind != SC_INSTR_EDIT_ACCESS || ed->stmt->u.instr.guard || (ed->info & SC_ABI_INFO_LOCK))
+        return false;
+    switch (SC_ABI_INFO_KIND(ed->info)) {
+    case SC_ABI_KIND_READ:
+    case SC_ABI_KIND_WRITE:
+        return SC_ABI_INFO_SEM(ed->info) == SC_ABI_SEM_WEAK;
+    case SC_ABI_KIND_RMW:
+    case SC_ABI_KIND_RED:
+        return SC_ABI_INFO_SEM(ed->info) == SC_ABI_SEM_RELAXED;
+    default:
+        return false;
+    }
+}
+
+/* Moves the checks of an if without else to its join, where every lane of the if
+ * calls the runtime together (DESIGN.md, "Calls in divergent code"): a call made by
+ * some lanes while the others wait at the join lets the waiting ones go early once
+ * the runtime reuses their convergence barrier, and code after the join that reads
+ * the callers' registers (a __shfl_sync from the lane that did an atomicAdd) reads
+ * them too soon. Only a body whose edits are all joinable accesses moves. */
+static void mark_joins(ScInstrFuncPlan *fp, const ScInstrCfg *cfg)
+{
+    for (uint32_t i = 0; i < fp->n_edits;) {
+        uint32_t b = sc_instr_cfg_block(cfg, fp->edits[i].stmt), end = i + 1;
+        while (end < fp->n_edits && sc_instr_cfg_block(cfg, fp->edits[end].stmt) == b)
+            end++;
+        const ScPtxStmt *branch, *join;
+        bool all = b != SC_INSTR_NO_BLOCK && sc_instr_cfg_if_then(cfg, b, &branch, &join);
+        for (uint32_t k = i; all && k < end; k++)
+            all = joinable(&fp->edits[k]);
+        /* The same statements, reached from an edit's: the module is ours to edit. */
+        ScPtxStmt *at_branch = fp->edits[i].stmt, *at_join = fp->edits[i].stmt;
+        while (all && at_branch && at_branch != branch)
+            at_branch = at_branch->prev;
+        while (all && at_join && at_join != join)
+            at_join = at_join->next;
+        for (uint32_t k = i; all && at_branch && at_join && k < end; k++) {
+            fp->edits[k].join_branch = at_branch;
+            fp->edits[k].join_at = at_join;
+        }
+        i = end;
+    }
+}
+
 /* What each kernel may reach: its own unchecked instructions and those of
  * every .func it calls, transitively; through a pointer it may call any .func. */
 static void propagate_unchecked(ScInstrPlan *plan, ScInstrResult *res)
@@ -1017,6 +1066,8 @@ bool sc_instr_plan(ScPtxModule *m, ScInstrSites *sites, ScInstrPlan *plan, ScErr
         }
         /* Before any edit: the branches are the program's own. */
         ok = ok && sc_instr_cfg_new(f, &instr_base, &sites->cfg, err) && plan_func(&p, f);
+        if (ok)
+            mark_joins(p.fp, sites->cfg);
         sc_instr_cfg_free(sites->cfg);
         sites->cfg = NULL;
     }
