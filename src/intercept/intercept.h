@@ -31,6 +31,8 @@ typedef struct ScDriver {
     CUresult (*device_get_attribute)(int *, CUdevice_attribute, CUdevice);
     CUresult (*get_error_name)(CUresult, const char **);
     CUresult (*get_error_string)(CUresult, const char **);
+    CUresult (*module_get_global)(CUdeviceptr *, size_t *, CUmodule, const char *);
+    CUresult (*library_get_global)(CUdeviceptr *, size_t *, CUlibrary, const char *);
 } ScDriver;
 
 /* One code image scord saw the program load. */
@@ -46,6 +48,13 @@ typedef struct ScModuleRec {
     ScLinkInput *instr_link;
     size_t n_instr_link;
     bool instrumented;
+    /* The .global variables its PTX defines (__device__, __managed__), tracked like
+     * allocations once it is loaded instrumented. */
+    char **globals;
+    size_t n_globals;
+    CUmodule module;       /* what it was loaded as, for their addresses: a module */
+    CUlibrary library;     /* or a library */
+    bool globals_pending;  /* their addresses are still to be asked for (no context at load) */
     char instr_error[600]; /* why it was loaded uninstrumented */
     char fallback[320];   /* why the original image ran instead, if it did */
 } ScModuleRec;
@@ -85,6 +94,7 @@ typedef struct ScCtx {
     CUresult init_result; /* what the program's cuInit returned; -1 if never called */
     ScModuleRec **modules;
     size_t n_modules, cap_modules;
+    size_t modules_pending; /* modules whose __device__ variables are still to be tracked */
     ScLinkRec *links;
     size_t n_links, cap_links;
     ScAllocTable allocs;
@@ -107,6 +117,13 @@ bool sc_driver_load(void);
 void *sc_driver_real(const char *symbol);
 /* Any other symbol of the real driver (NULL if it lacks it). */
 void *sc_driver_sym(const char *symbol);
+
+/* Adds device memory to the allocation table and, when detecting, gives it shadow
+ * (intercept_launch.c). */
+void sc_track_alloc(uint64_t base, uint64_t size, ScAllocKind kind);
+/* Tracks the __device__ variables of modules loaded before a context was current
+ * (intercept_load.c); called before each checked launch. */
+void sc_track_pending_globals(void);
 
 /* Compute capability (e.g. 90) of the device current code will run on. */
 int sc_current_device_sm(void);

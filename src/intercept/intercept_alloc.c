@@ -77,6 +77,8 @@ const char *sc_alloc_kind_name(ScAllocKind kind)
         return "cudaMallocManaged";
     case SC_ALLOC_ASYNC:
         return "cudaMallocAsync";
+    case SC_ALLOC_MODULE_VAR:
+        return "__device__ variable";
     }
     return "?";
 }

@@ -10,6 +10,7 @@ typedef enum ScAllocKind {
     SC_ALLOC_PITCHED, /* cuMemAllocPitch */
     SC_ALLOC_MANAGED, /* cuMemAllocManaged */
     SC_ALLOC_ASYNC,   /* cuMemAllocAsync / cuMemAllocFromPoolAsync */
+    SC_ALLOC_MODULE_VAR, /* a __device__ or __managed__ variable of a loaded module */
 } ScAllocKind;
 
 typedef struct ScAlloc {

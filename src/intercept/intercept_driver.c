@@ -101,6 +101,8 @@ static void load_driver(void)
     *(void **)&d->device_get_attribute = sym(libcuda, "cuDeviceGetAttribute");
     *(void **)&d->get_error_name = sym(libcuda, "cuGetErrorName");
     *(void **)&d->get_error_string = sym(libcuda, "cuGetErrorString");
+    *(void **)&d->module_get_global = sym(libcuda, "cuModuleGetGlobal_v2");
+    *(void **)&d->library_get_global = sym(libcuda, "cuLibraryGetGlobal");
     d->loaded = d->module_load_data != NULL;
 }
 

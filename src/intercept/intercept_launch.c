@@ -77,18 +77,22 @@ CUresult on_cuGraphLaunch(ScReal_cuGraphLaunch real, CUgraphExec exec, CUstream 
     return r;
 }
 
-static void track_alloc(CUresult r, const CUdeviceptr *ptr, uint64_t size, ScAllocKind kind)
+void sc_track_alloc(uint64_t base, uint64_t size, ScAllocKind kind)
 {
-    if (r != CUDA_SUCCESS || !ptr)
-        return;
     pthread_mutex_lock(&sc_ctx.lock);
-    bool ok = sc_alloc_add(&sc_ctx.allocs, (uint64_t)*ptr, size, kind);
+    bool ok = sc_alloc_add(&sc_ctx.allocs, base, size, kind);
     if (sc_ctx.detect)
-        sc_rt_track_alloc((uint64_t)*ptr, size);
+        sc_rt_track_alloc(base, size);
     pthread_mutex_unlock(&sc_ctx.lock);
     if (!ok)
         sc_log("scord: out of memory tracking device allocations; reports may not name "
                "the allocation of an address\n");
+}
+
+static void track_alloc(CUresult r, const CUdeviceptr *ptr, uint64_t size, ScAllocKind kind)
+{
+    if (r == CUDA_SUCCESS && ptr)
+        sc_track_alloc((uint64_t)*ptr, size, kind);
 }
 
 static void untrack_alloc(CUresult r, CUdeviceptr ptr)

@@ -104,6 +104,18 @@ static void free_instr_link(ScModuleRec *m)
     m->n_instr_link = 0;
 }
 
+static void free_module(ScModuleRec *m)
+{
+    free_instr_link(m);
+    sc_plan_free(&m->plan);
+    free(m->linked);
+    free(m->instr_ptx);
+    for (size_t i = 0; i < m->n_globals; i++)
+        free(m->globals[i]);
+    free(m->globals);
+    free(m);
+}
+
 /* Records the module and prints what happened to it. Takes ownership of m. */
 static void record_module(ScModuleRec *m, bool loaded_ours, CUresult ours_result)
 {
@@ -141,13 +153,8 @@ static void record_module(ScModuleRec *m, bool loaded_ours, CUresult ours_result
         sc_vlog("scord: module %u (%s, %s) unchecked: %s; %s\n", m->id, m->origin, p->what,
                 p->reason, hint);
     }
-    if (!kept) {
-        free_instr_link(m);
-        sc_plan_free(&m->plan);
-        free(m->linked);
-        free(m->instr_ptx);
-        free(m);
-    }
+    if (!kept)
+        free_module(m);
 }
 
 /* A module whose image scord did not plan because it is the output of a cuLink
@@ -205,12 +212,36 @@ static bool add_sites(const ScInstrResult *res, ScErr *err)
 /* One PTX text instrumented, with its sites registered; `define` links the runtime
  * into it, otherwise it only declares the runtime (one input of several). The caller
  * holds sc_ctx.lock. */
-static char *instrument_text(const char *ptx, size_t len, bool define, ScInstrResult *res, ScErr *err)
+/* Keeps the names of the .global variables pm defines: its __device__ and __managed__
+ * variables, whose addresses the driver gives once the module is loaded. */
+static bool keep_globals(ScModuleRec *m, const ScPtxModule *pm, ScErr *err)
+{
+    for (const ScPtxItem *it = pm->first; it; it = it->next) {
+        const ScPtxVar *v = &it->u.var;
+        if (it->kind != SC_PTX_ITEM_VAR || strcmp(v->space, "global") != 0 || v->linkage == SC_PTX_LINK_EXTERN)
+            continue;
+        for (uint32_t i = 0; i < v->n_decls; i++) {
+            char **grown = realloc(m->globals, (m->n_globals + 1) * sizeof *grown);
+            char *name = strdup(v->decls[i].name);
+            if (grown)
+                m->globals = grown;
+            if (!grown || !name) {
+                free(name);
+                return sc_err_set(err, "out of memory");
+            }
+            m->globals[m->n_globals++] = name;
+        }
+    }
+    return true;
+}
+
+static char *instrument_text(ScModuleRec *m, const char *ptx, size_t len, bool define, ScInstrResult *res,
+                             ScErr *err)
 {
     ScBuf out = {0};
     ScInstrOpts opts = {.site_base = sc_ctx.next_site};
     ScPtxModule *pm = sc_ptx_parse(ptx, len, "module", err);
-    bool ok = pm && sc_instr_module(pm, &opts, res, err) &&
+    bool ok = pm && keep_globals(m, pm, err) && sc_instr_module(pm, &opts, res, err) &&
               (define ? sc_instr_link_runtime(pm, runtime_ptx(), err)
                       : sc_instr_declare_runtime(pm, runtime_ptx(), err)) &&
               sc_ptx_print(pm, &out) && !out.oom && add_sites(res, err);
@@ -246,7 +277,7 @@ static const ScLinkInput *instrument_link(ScModuleRec *m, size_t *n)
         m->instr_link[i] = *in;
         if (!in->is_ptx)
             continue;
-        char *text = instrument_text((const char *)in->data, strlen((const char *)in->data), false,
+        char *text = instrument_text(m, (const char *)in->data, strlen((const char *)in->data), false,
                                      &res, &err);
         m->instr_link[i].data = (uint8_t *)text;
         ok = text != NULL;
@@ -283,7 +314,7 @@ static const char *instrument(ScModuleRec *m, bool define)
     ScErr err = {0};
     ScInstrResult res = {0};
     pthread_mutex_lock(&sc_ctx.lock);
-    m->instr_ptx = instrument_text(m->plan.ptx, m->plan.ptx_len, define, &res, &err);
+    m->instr_ptx = instrument_text(m, m->plan.ptx, m->plan.ptx_len, define, &res, &err);
     bool ok = m->instr_ptx != NULL;
     if (ok)
         m->instrumented = true;
@@ -372,9 +403,69 @@ static const void *linked_image(ScModuleRec *m, CUresult *result)
 /* One load call of the program, replayed with an image of scord's choosing. */
 typedef CUresult (*ScLoadFn)(void *call, const void *image);
 
-/* The common path of every load call: scord's PTX first, else the original image. */
+/* Where a load call leaves what it loaded: a module or a library. */
+typedef struct Loaded {
+    CUmodule *module;
+    CUlibrary *library;
+} Loaded;
+
+/* Asks the driver for the addresses of a module's .global variables and tracks them
+ * like allocations, so that accesses to them are checked. Without a current context
+ * (a library loaded before the program made one) they are asked for again before
+ * the next checked launch; a variable the driver will not place is said once. */
+static void track_globals(ScModuleRec *m)
+{
+    const ScDriver *d = &sc_ctx.drv;
+    size_t untracked = 0;
+    CUresult why = CUDA_SUCCESS;
+    for (size_t i = 0; i < m->n_globals; i++) {
+        CUdeviceptr p = 0;
+        size_t bytes = 0;
+        CUresult r = CUDA_ERROR_NOT_SUPPORTED;
+        if (m->module && d->module_get_global)
+            r = d->module_get_global(&p, &bytes, m->module, m->globals[i]);
+        else if (m->library && d->library_get_global)
+            r = d->library_get_global(&p, &bytes, m->library, m->globals[i]);
+        if (r == CUDA_ERROR_INVALID_CONTEXT && !m->globals_pending) {
+            m->globals_pending = true;
+            return;
+        }
+        if (r == CUDA_SUCCESS && bytes) {
+            sc_track_alloc((uint64_t)p, bytes, SC_ALLOC_MODULE_VAR);
+        } else if (r != CUDA_SUCCESS) {
+            untracked++;
+            why = r;
+        }
+    }
+    m->globals_pending = false;
+    if (untracked)
+        sc_log("scord: %zu of the %zu __device__ variables of a module (%s, %s) are not checked: the driver "
+               "did not give their addresses (%s)\n",
+               untracked, m->n_globals, m->origin, m->plan.what, sc_cu_error(why));
+}
+
+void sc_track_pending_globals(void)
+{
+    if (!__atomic_load_n(&sc_ctx.modules_pending, __ATOMIC_ACQUIRE))
+        return;
+    /* Records stay put; the array of them may move, so it is read under the lock
+     * (which tracking takes itself). */
+    ScModuleRec *pending[16];
+    size_t n = 0;
+    pthread_mutex_lock(&sc_ctx.lock);
+    for (size_t i = 0; i < sc_ctx.n_modules && n < SC_ARRAY_LEN(pending); i++)
+        if (sc_ctx.modules[i]->globals_pending)
+            pending[n++] = sc_ctx.modules[i];
+    pthread_mutex_unlock(&sc_ctx.lock);
+    for (size_t i = 0; i < n; i++) {
+        track_globals(pending[i]);
+        if (!pending[i]->globals_pending)
+            __atomic_fetch_sub(&sc_ctx.modules_pending, 1, __ATOMIC_ACQ_REL);
+    }
+}
+
 static CUresult load_through_plan(const char *origin, const void *image, size_t avail,
-                                  ScLoadFn load_ours, ScLoadFn load_original, void *call)
+                                  ScLoadFn load_ours, ScLoadFn load_original, void *call, Loaded at)
 {
     if (cubin_is_ours(image)) {
         CUresult r = load_original(call, image);
@@ -395,7 +486,16 @@ static CUresult load_through_plan(const char *origin, const void *image, size_t 
     if (our_image) {
         ours = load_ours(call, our_image);
         if (ours == CUDA_SUCCESS) {
+            bool pending = false;
+            if (m->instrumented && sc_ctx.detect && m->n_globals) {
+                m->module = at.module ? *at.module : NULL;
+                m->library = at.library ? *at.library : NULL;
+                track_globals(m);
+                pending = m->globals_pending;
+            }
             record_module(m, true, ours);
+            if (pending)
+                __atomic_fetch_add(&sc_ctx.modules_pending, 1, __ATOMIC_ACQ_REL);
             return ours;
         }
     }
@@ -403,11 +503,7 @@ static CUresult load_through_plan(const char *origin, const void *image, size_t 
     if (r == CUDA_SUCCESS || plan_has_ptx(&m->plan)) {
         record_module(m, false, ours);
     } else {
-        free_instr_link(m);
-        sc_plan_free(&m->plan);
-        free(m->linked);
-        free(m->instr_ptx);
-        free(m);
+        free_module(m);
     }
     return r;
 }
@@ -427,7 +523,7 @@ CUresult on_cuModuleLoadData(ScReal_cuModuleLoadData real, CUmodule *module, con
 {
     ModuleLoadDataCall call = {real, module};
     return load_through_plan("cuModuleLoadData", image, SIZE_MAX, module_load_data,
-                             module_load_data, &call);
+                             module_load_data, &call, (Loaded){module, NULL});
 }
 
 typedef struct {
@@ -450,7 +546,7 @@ CUresult on_cuModuleLoadDataEx(ScReal_cuModuleLoadDataEx real, CUmodule *module,
 {
     ModuleLoadDataExCall call = {real, module, n_opts, opts, vals};
     return load_through_plan("cuModuleLoadDataEx", image, SIZE_MAX, module_load_data_ex,
-                             module_load_data_ex, &call);
+                             module_load_data_ex, &call, (Loaded){module, NULL});
 }
 
 typedef struct {
@@ -477,7 +573,7 @@ CUresult on_cuModuleLoadFatBinary(ScReal_cuModuleLoadFatBinary real, CUmodule *m
 {
     ModuleLoadFatBinaryCall call = {real, module};
     return load_through_plan("cuModuleLoadFatBinary", image, SIZE_MAX, module_load_fatbin_ours,
-                             module_load_fatbin_original, &call);
+                             module_load_fatbin_original, &call, (Loaded){module, NULL});
 }
 
 typedef struct {
@@ -524,7 +620,7 @@ CUresult on_cuLibraryLoadData(ScReal_cuLibraryLoadData real, CUlibrary *library,
 {
     LibraryLoadDataCall call = {real, library, jit_opts, jit_vals, n_jit, lib_opts, lib_vals, n_lib};
     return load_through_plan("cuLibraryLoadData", code, SIZE_MAX, library_load_data,
-                             library_load_data, &call);
+                             library_load_data, &call, (Loaded){NULL, library});
 }
 
 typedef struct {
@@ -575,7 +671,7 @@ static void *read_code_file(const char *path, size_t *len)
 /* The file variants read the file themselves so that the same plan applies;
  * a file scord cannot read goes to the driver by name, as the program asked. */
 static CUresult load_file_through_plan(const char *origin, const char *path, ScLoadFn load_ours,
-                                       ScLoadFn load_original, void *call)
+                                       ScLoadFn load_original, void *call, Loaded at)
 {
     size_t len = 0;
     void *image = read_code_file(path, &len);
@@ -584,7 +680,7 @@ static CUresult load_file_through_plan(const char *origin, const char *path, ScL
                 origin, path ? path : "(null)", strerror(errno));
         return load_original(call, NULL);
     }
-    CUresult r = load_through_plan(origin, image, len + 1, load_ours, load_original, call);
+    CUresult r = load_through_plan(origin, image, len + 1, load_ours, load_original, call, at);
     free(image);
     return r;
 }
@@ -593,7 +689,7 @@ CUresult on_cuModuleLoad(ScReal_cuModuleLoad real, CUmodule *module, const char 
 {
     ModuleLoadCall call = {real, module, path};
     return load_file_through_plan("cuModuleLoad", path, module_load_ours, module_load_original,
-                                  &call);
+                                  &call, (Loaded){module, NULL});
 }
 
 CUresult on_cuLibraryLoadFromFile(ScReal_cuLibraryLoadFromFile real, CUlibrary *library,
@@ -607,7 +703,7 @@ CUresult on_cuLibraryLoadFromFile(ScReal_cuLibraryLoadFromFile real, CUlibrary *
     if (!call.data.real)
         return real(library, path, jit_opts, jit_vals, n_jit, lib_opts, lib_vals, n_lib);
     return load_file_through_plan("cuLibraryLoadFromFile", path, library_load_file_ours,
-                                  library_load_file_original, &call);
+                                  library_load_file_original, &call, (Loaded){NULL, library});
 }
 
 /* ---- cuLink: inputs go in as scord's PTX; the cubin it makes is scord's ---- */

@@ -554,6 +554,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     ScDrvLaunch dl;
     if (!sc_ctx.detect || !rt_driver(&d) || !launch_driver(&dl))
         return false;
+    sc_track_pending_globals();
     /* A launch into a capturing stream becomes a graph node: it runs later, with
      * graph launches, and a synchronize now would invalidate the capture. */
     CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
