@@ -1,10 +1,11 @@
 // global_device_counter_race.cu: blocks count their elements above a threshold into a
 // module-scope __device__ counter with a plain read-modify-write (not atomic): an
-// inter-block race on a __device__ variable. The twin uses atomicAdd.
+// inter-block race on a __device__ variable, read against write and write against write. The twin uses atomicAdd.
 // SCORD-CATEGORY: 2
 // SCORD-PTX-TARGETS: sm_90
-// SCORD-EXPECT: 1 race
+// SCORD-EXPECT: 2 races
 // SCORD-CAUSE: A unsynchronized_blocks
+// SCORD-CAUSE: B unsynchronized_blocks
 #include "rs_common.h"
 
 __device__ int above;
@@ -20,7 +21,7 @@ __global__ void count(const int *in, int n, int threshold)
         atomicAdd(&local, 1);
     __syncthreads();
     if (threadIdx.x == 0)
-        above = above + local; // race(A) read,write global
+        above = above + local; // race(A) read,write global race(B) write,write global
 }
 
 int main()

@@ -3,8 +3,9 @@
 // program never allocated itself. The twin uses atomicAdd.
 // SCORD-CATEGORY: 2
 // SCORD-PTX-TARGETS: sm_90
-// SCORD-EXPECT: 1 race
+// SCORD-EXPECT: 2 races
 // SCORD-CAUSE: A unsynchronized_blocks
+// SCORD-CAUSE: B unsynchronized_blocks
 #include "rs_common.h"
 
 __managed__ unsigned long long sum;
@@ -12,7 +13,7 @@ __managed__ unsigned long long sum;
 __global__ void add_index()
 {
     if (threadIdx.x == 0)
-        sum = sum + blockIdx.x; // race(A) read,write global
+        sum = sum + blockIdx.x; // race(A) read,write global race(B) write,write global
 }
 
 int main()
