@@ -212,13 +212,15 @@ static bool parse_args(int argc, char **argv, ScOptions *o, Action *action, int 
     return true;
 }
 
-/* Checks what SCORD_OPTIONS cannot: the exit code range, and the log file pattern,
+/* Checks what SCORD_OPTIONS cannot: the exit code range, the error level, and the log file pattern,
  * which is made absolute so a program that changes directory still finds it. */
 static bool check_options(ScOptions *o, ScErr *err)
 {
     if (o->error_exitcode > 255)
         return sc_err_set(err, "--error-exitcode %d: an exit code is 0 to 255",
                           o->error_exitcode);
+    if (strcmp(o->error_level, "error") != 0 && strcmp(o->error_level, "warning") != 0)
+        return sc_err_set(err, "--error-level %s: the level is error or warning", o->error_level);
     if (!o->log_file[0])
         return true;
     ScBuf probe = {0};
@@ -467,9 +469,9 @@ static int finish(const Launch *l, pid_t pid, int wstatus, const ScBuf *status)
     int code = WEXITSTATUS(wstatus);
     if (o->verbose) {
         if (reports)
-            note(o, pid, "%s exited with code %d; %zu process%s reported %lu race%s",
+            note(o, pid, "%s exited with code %d; %zu process%s reported %lu race%s at --error-level %s",
                  l->argv[0], code, reports, reports == 1 ? "" : "es", races,
-                 races == 1 ? "" : "s");
+                 races == 1 ? "" : "s", o->error_level);
         else
             note(o, pid,
                  "%s exited with code %d and reported no race count: libscord.so was not "

@@ -87,6 +87,7 @@ typedef struct ScCtx {
     FILE *log;
     bool verbose;
     int error_exitcode;
+    bool exit_on_warnings; /* --error-level warning: warnings count for --error-exitcode */
     int status_fd;
     bool fault_reject_ptx; /* SCORD_FAULT=reject_ptx: the driver is given code it rejects */
     ScDriver drv;

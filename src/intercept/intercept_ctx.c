@@ -96,6 +96,9 @@ static void init(void)
                err.msg);
     sc_ctx.verbose = o.verbose;
     sc_ctx.error_exitcode = o.error_exitcode;
+    sc_ctx.exit_on_warnings = strcmp(o.error_level, "warning") == 0;
+    if (!sc_ctx.exit_on_warnings && strcmp(o.error_level, "error") != 0)
+        sc_log("scord: error_level=%s is neither error nor warning; using error\n", o.error_level);
     sc_ctx.detect = o.detect;
     sc_rt_configure(&o);
     make_report(&o);
@@ -248,7 +251,9 @@ static void write_summary(void)
         write_document(sarif_path, sc_report_emit_sarif);
         ScReportCounts counts;
         sc_report_counts(sc_ctx.report, &counts);
-        races = (unsigned long)counts.races;
+        /* What --error-exitcode counts (docs/options.md, "The status channel"). */
+        races = (unsigned long)(counts.by_severity[SC_SEVERITY_ERROR] +
+                                (sc_ctx.exit_on_warnings ? counts.by_severity[SC_SEVERITY_WARNING] : 0));
         sc_buf_free(&out);
     }
     pthread_mutex_unlock(&sc_ctx.lock);

@@ -164,6 +164,7 @@ typedef struct ScReportConfig {
 
 typedef struct ScReportCounts {
     uint64_t races;       /* distinct races reported (not suppressed, at the level) */
+    uint64_t by_severity[3]; /* of them, at each ScSeverity */
     uint64_t hazards;     /* occurrences folded into them */
     uint64_t suppressed;  /* distinct races a suppression matched */
     uint64_t not_printed; /* reported races past print_limit */

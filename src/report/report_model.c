@@ -713,6 +713,7 @@ static ScReportRace *new_race(ScReport *r, const ScRaceRecord *rec, const ScRepo
     } else {
         race->state = SC_REPORT_RACE_REPORTED;
         race->id = ++r->counts.races;
+        r->counts.by_severity[rec->severity < 3 ? rec->severity : SC_SEVERITY_ERROR]++;
         race->printed = !r->cfg.print_limit || race->id <= r->cfg.print_limit;
         if (!race->printed)
             r->counts.not_printed++;

@@ -463,6 +463,28 @@ TEST(print_limit_counts_what_it_hides)
     sc_report_free(r);
 }
 
+/* --error-exitcode counts errors, and warnings only when asked (intercept_ctx.c): the
+ * counts keep each severity apart. */
+TEST(counts_keep_severities_apart)
+{
+    ScReport *r = new_report(100, SC_SEVERITY_WARNING);
+    ScRaceRecord recs[3] = {shared_race(SC_CAUSE_MISSING_BARRIER, 1, 2, 40, 3),
+                            shared_race(SC_CAUSE_STRONG_VS_RMW, 11, 12, 40, 3),
+                            shared_race(SC_CAUSE_MISSING_BARRIER, 21, 22, 40, 3)};
+    ScReportLaunch l = launch_of("_Z1kPi", 1);
+    ScBuf text = {0};
+    ScErr err = {0};
+    CHECK(sc_report_add_launch(r, &l, recs, 3, 0, &text, &err));
+    ScReportCounts c;
+    sc_report_counts(r, &c);
+    CHECK_INT(3, c.races);
+    CHECK_INT(2, c.by_severity[SC_SEVERITY_ERROR]);
+    CHECK_INT(1, c.by_severity[SC_SEVERITY_WARNING]);
+    CHECK_INT(0, c.by_severity[SC_SEVERITY_INFO]);
+    sc_buf_free(&text);
+    sc_report_free(r);
+}
+
 TEST(dropped_and_malformed_records_are_never_silent)
 {
     ScReport *r = new_report(100, SC_SEVERITY_WARNING);
@@ -1617,6 +1639,7 @@ int main(void)
     RUN(summarized_partner_is_not_named_as_the_recorded_thread);
     RUN(async_copy_write_says_when_it_lands);
     RUN(print_limit_counts_what_it_hides);
+    RUN(counts_keep_severities_apart);
     RUN(dropped_and_malformed_records_are_never_silent);
     RUN(severity_level_filters_records);
     RUN(names_round_trip);
