@@ -855,10 +855,11 @@ extern "C" __device__ void __scord_syncwarp(uint32_t site, uint32_t mask)
  * chains, which pass on one another, must not use up the reading of the others), and
  * of all of them: a release sequence as long as the grid is (1024 blocks that each
  * counted a ticket) is read whole, and so is an mbarrier's phase in a block of 1024
- * threads with the next phase's early arrivals before it (at 1024, a cuda::barrier
- * stencil of 1024-thread blocks raised two false alarms on an H100). */
-#define ACQ_WALK 2048u
-#define ACQ_WALK_TOTAL 4096u
+ * threads with the arrivals of the phases around it (a cuda::barrier stencil of
+ * 1024-thread blocks raised two false alarms on an H100 at 1024, one at 2048, none at
+ * 4096). */
+#define ACQ_WALK 4096u
+#define ACQ_WALK_TOTAL 8192u
 #define ACQ_WALK_QUIET 32u
 
 /* release_fresh: no strong write has carried the release yet (a read-modify-write
