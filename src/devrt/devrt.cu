@@ -854,12 +854,13 @@ extern "C" __device__ void __scord_syncwarp(uint32_t site, uint32_t mask)
 /* Nodes of each taken chain a check reads from the newest back (a block's own lock
  * chains, which pass on one another, must not use up the reading of the others), and
  * of all of them: a release sequence as long as the grid is (1024 blocks that each
- * counted a ticket) is read whole, and so is an mbarrier's phase in a block of 1024
- * threads with the arrivals of the phases around it (a cuda::barrier stencil of
+ * counted a ticket) is read whole. An mbarrier's phase in a block of 1024 threads,
+ * with the arrivals of the phases around it, is longer: a cuda::barrier stencil of
  * 1024-thread blocks raised two false alarms on an H100 at 1024, one at 2048, none at
- * 4096). */
-#define ACQ_WALK 4096u
-#define ACQ_WALK_TOTAL 8192u
+ * 4096, but at 4096 a cooperative-groups grid.sync() reduction (116 s under scord at
+ * 1024) did not end within 300 s: the walk is paid by every check of its spin. */
+#define ACQ_WALK 1024u
+#define ACQ_WALK_TOTAL 2048u
 #define ACQ_WALK_QUIET 32u
 
 /* release_fresh: no strong write has carried the release yet (a read-modify-write
