@@ -212,8 +212,9 @@ static bool parse_args(int argc, char **argv, ScOptions *o, Action *action, int 
     return true;
 }
 
-/* Checks what SCORD_OPTIONS cannot: the exit code range, the error level, and the log file pattern,
- * which is made absolute so a program that changes directory still finds it. */
+/* Checks what SCORD_OPTIONS cannot: the exit code range, the error level, and the log
+ * file pattern, which is made absolute so a program that changes directory still finds
+ * it. */
 static bool check_options(ScOptions *o, ScErr *err)
 {
     if (o->error_exitcode > 255)

@@ -413,7 +413,7 @@ typedef struct Loaded {
  * like allocations, so that accesses to them are checked. Without a current context
  * (a library loaded before the program made one) they are asked for again before
  * the next checked launch; a variable the driver will not place is said once. */
-static void track_globals(ScModuleRec *m)
+static void track_globals(ScModuleRec *m, bool again)
 {
     const ScDriver *d = &sc_ctx.drv;
     size_t untracked = 0;
@@ -426,7 +426,7 @@ static void track_globals(ScModuleRec *m)
             r = d->module_get_global(&p, &bytes, m->module, m->globals[i]);
         else if (m->library && d->library_get_global)
             r = d->library_get_global(&p, &bytes, m->library, m->globals[i]);
-        if (r == CUDA_ERROR_INVALID_CONTEXT && !m->globals_pending) {
+        if (r == CUDA_ERROR_INVALID_CONTEXT && !again) {
             m->globals_pending = true;
             return;
         }
@@ -437,7 +437,6 @@ static void track_globals(ScModuleRec *m)
             why = r;
         }
     }
-    m->globals_pending = false;
     if (untracked)
         sc_log("scord: %zu of the %zu __device__ variables of a module (%s, %s) are not checked: the driver "
                "did not give their addresses (%s)\n",
@@ -454,13 +453,15 @@ void sc_track_pending_globals(void)
     size_t n = 0;
     pthread_mutex_lock(&sc_ctx.lock);
     for (size_t i = 0; i < sc_ctx.n_modules && n < SC_ARRAY_LEN(pending); i++)
-        if (sc_ctx.modules[i]->globals_pending)
+        if (__atomic_load_n(&sc_ctx.modules[i]->globals_pending, __ATOMIC_ACQUIRE))
             pending[n++] = sc_ctx.modules[i];
     pthread_mutex_unlock(&sc_ctx.lock);
     for (size_t i = 0; i < n; i++) {
-        track_globals(pending[i]);
-        if (!pending[i]->globals_pending)
-            __atomic_fetch_sub(&sc_ctx.modules_pending, 1, __ATOMIC_ACQ_REL);
+        /* One thread asks, once: another launching meanwhile finds it claimed. */
+        if (!__atomic_exchange_n(&pending[i]->globals_pending, false, __ATOMIC_ACQ_REL))
+            continue;
+        __atomic_fetch_sub(&sc_ctx.modules_pending, 1, __ATOMIC_ACQ_REL);
+        track_globals(pending[i], true);
     }
 }
 
@@ -490,7 +491,7 @@ static CUresult load_through_plan(const char *origin, const void *image, size_t 
             if (m->instrumented && sc_ctx.detect && m->n_globals) {
                 m->module = at.module ? *at.module : NULL;
                 m->library = at.library ? *at.library : NULL;
-                track_globals(m);
+                track_globals(m, false);
                 pending = m->globals_pending;
             }
             record_module(m, true, ours);
