@@ -1,6 +1,6 @@
-/* test_instr_cfg.c: the control dependences the instrumenter records per site (src/instr/instr_cfg.c), on
- * hand-written PTX (if/else, if alone, nesting, loops, early returns, shared joins, brx.idx, scoped labels) and on
- * the race suite's same-warp programs as nvcc builds them. */
+/* test_instr_cfg.c: the control dependences the instrumenter records per site (src/instr/instr_cfg.c), and the
+ * ifs whose checks move to their join, on hand-written PTX (if/else, if alone, nesting, loops, early returns, shared
+ * joins, brx.idx, scoped labels) and on the race suite's same-warp programs as nvcc builds them. */
 #include "devrt/devrt_abi.h"
 #include "instr/instr.h"
 #include "ptx_core/ptx_test_util.h"
@@ -290,6 +290,70 @@ TEST(uniform_branches_are_not_divergent)
     CHECK_INT(1, then->n_deps); /* the divergent inner branch only, found through the uniform one */
     CHECK(!opposite(els, then));
     sc_instr_result_free(&res);
+}
+
+/* The instrumented text of a kernel body. */
+static char *instrumented(const char *body)
+{
+    size_t n = strlen(HEADER KERNEL_TOP) + strlen(body) + 8;
+    char *text = malloc(n);
+    snprintf(text, n, "%s%s}\n", HEADER KERNEL_TOP, body);
+    ScErr err = {0};
+    ScPtxModule *m = sc_ptx_parse(text, strlen(text), "cfg.ptx", &err);
+    ScInstrResult res;
+    ScInstrOpts opts = {0};
+    ScBuf out = {0};
+    if (!m || !sc_instr_module(m, &opts, &res, &err) || !sc_ptx_print(m, &out))
+        printf("cannot instrument: %s\n", err.msg);
+    else
+        sc_instr_result_free(&res);
+    if (m)
+        sc_ptx_module_free(m);
+    free(text);
+    return out.data ? out.data : strdup("");
+}
+
+static int count_text(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* Which ifs have their checks made at the join (instr_plan.c, mark_joins): the
+ * then-block of an if without else whose join no other block enters, whose edits are
+ * all plain accesses, and that calls nothing; `selp.b32` is the join's call choosing
+ * SC_ABI_INFO_NOT_TAKEN. */
+TEST(checks_move_to_the_join_of_an_if_without_else)
+{
+    char *t = instrumented("@%p1 bra J;\nst.shared.u32 [sm+4], %r1;\nld.shared.u32 %r2, [sm+8];\n"
+                           "J:\nst.shared.u32 [sm+12], %r1;\nret;\n");
+    CHECK_INT(2, count_text(t, "selp.b32"));
+    /* Both calls come before the join's own access, which is checked in place. */
+    const char *join = strstr(t, "J:"), *own = strstr(t, "st.shared.u32 \t[sm+12]");
+    CHECK(join && own && count_text(join, "selp.b32") == 2 && strstr(join, "selp.b32") < own);
+    free(t);
+
+    /* A join three blocks enter: neither if's body moves. */
+    t = instrumented("@%p1 bra J;\nst.shared.u32 [sm+4], %r1;\n@%p2 bra J;\nst.shared.u32 [sm+8], %r1;\n"
+                     "J:\nret;\n");
+    CHECK_INT(0, count_text(t, "selp.b32"));
+    free(t);
+
+    /* An if with an else, a uniform branch, a fence in the body, a guarded access. */
+    t = instrumented("@%p1 bra E;\nst.shared.u32 [sm+4], %r1;\nbra.uni J;\nE:\nst.shared.u32 [sm+8], %r1;\n"
+                     "J:\n@%p2 bra.uni K;\nst.shared.u32 [sm+12], %r1;\nK:\n"
+                     "@%p3 bra L;\nst.shared.u32 [sm+16], %r1;\nmembar.cta;\nL:\n"
+                     "@%p1 bra M;\n@%p2 st.shared.u32 [sm+20], %r1;\nM:\nret;\n");
+    CHECK_INT(0, count_text(t, "selp.b32"));
+    free(t);
+
+    /* An acquire load stays in place; a relaxed atomic moves. */
+    t = instrumented("@%p1 bra J;\nld.acquire.cta.shared.u32 %r2, [sm+4];\nJ:\n"
+                     "@%p2 bra K;\natom.relaxed.cta.shared.add.u32 %r3, [sm+8], 1;\nK:\nret;\n");
+    CHECK_INT(1, count_text(t, "selp.b32"));
+    free(t);
 }
 
 TEST(brx_idx_targets_are_arms)
@@ -594,6 +658,7 @@ int main(void)
     RUN(early_returns_split_the_rest);
     RUN(branches_to_a_shared_join_are_one_arm);
     RUN(uniform_branches_are_not_divergent);
+    RUN(checks_move_to_the_join_of_an_if_without_else);
     RUN(brx_idx_targets_are_arms);
     RUN(labels_resolve_in_their_scope);
     RUN(what_is_not_understood_gets_nothing);
