@@ -234,8 +234,8 @@ static bool insert(Emitter *e, ScPtxStmt *s, bool after, const char *guard, bool
 }
 
 /* An access checked at the join of its if (instr_plan.c, mark_joins). Every lane
- * clears the if's flag and this access's registers at the branch; the body sets
- * the flag and keeps the address and value as of the access; at the join, every
+ * clears the if's flag and this access's registers at the branch; the body's first
+ * access sets the flag, and each keeps its address and value; at the join, every
  * lane of the if calls __scord_access, those that skipped the body marked
  * SC_ABI_INFO_NOT_TAKEN. */
 static bool emit_joined_access(Emitter *e, const ScInstrEdit *ed)
@@ -262,8 +262,9 @@ static bool emit_joined_access(Emitter *e, const ScInstrEdit *ed)
     e->code.len = 0;
     if (!emit_addr(e, &ed->addr) || !emit_value(e, &ed->value))
         return false;
-    sc_buf_printf(&e->code, "mov.b64 %s, %s;\nmov.b64 %s, %s;\nmov.b32 %s, 1;\n", addr, e->arg[0].data, value,
-                  e->arg[3].data, e->took);
+    sc_buf_printf(&e->code, "mov.b64 %s, %s;\nmov.b64 %s, %s;\n", addr, e->arg[0].data, value, e->arg[3].data);
+    if (first)
+        sc_buf_printf(&e->code, "mov.b32 %s, 1;\n", e->took);
     if (!insert(e, ed->stmt, false, NULL, false))
         return false;
     e->code.len = 0;
