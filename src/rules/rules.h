@@ -57,6 +57,7 @@
     X(SREAD_KEEPS)        /* a concurrent strong read leaves the recorder recorded */     \
     X(SREAD_KEEPS_NEWER)  /* ... while partial syncs of other lanes moved the warp clock */ \
     X(READ_JOINS)         /* a weak read of another warp or block joins a history of reads */ \
+    X(ATOMIC_JOINS)       /* an atomic of another warp or block joins a history of atomics */ \
     X(RACE_HINT)          /* the site word names the recorder's own racing access */   \
     X(WARN_HINT)          /* ... or its own atomic or strong write a strong_vs_rmw meets */ \
     X(ACQ_ORDERED)        /* an acquired release orders the recorder before the accessor */ \
@@ -1266,6 +1267,33 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
             return;
         }
     }
+    if (cls == SC_RULES_CLS_ATOMIC && warn_c < 0 && !unsure_warn && fp == RULES_FP_SAME && !r.same_warp &&
+        !r.blk_synced && !r.acq && !a->moved && !(a->hint & SC_RULES_SITE_TRAIL) &&
+        (!r.same_blk || (a->bar_own == s->bar && !a->bar_seen)) &&
+        s->reach[SC_RULES_CLS_ATOMIC] >= (r.same_blk ? SC_RULES_POS_BLOCK : SC_RULES_POS_GRID) &&
+        (r.same_blk ? !rules_block_scoped(a->scope) || s->xcta : a->scope >= SC_RULES_SCOPE_GPU)) {
+        /* Atomics join atomics, as reads join reads (READ_JOINS, whose argument this
+         * is): an atomic of another warp in the recorder's barrier epoch (of another
+         * block) on a word whose history holds atomics of other warps (blocks) and
+         * nothing else but what a barrier of the recorder's block ordered before. At
+         * BLOCK (GRID) only a block-wide barrier orders it and no release covers it,
+         * as for the atomics already there; it is morally strong with them and with
+         * any later atomic they are morally strong with (its scope spans what theirs
+         * must: gpu across blocks; cta in the block only where xcta already says a
+         * cta-scoped one is there). A counter every thread of the grid increments
+         * stays one word that the recorder's warp swaps, not a word every increment
+         * swaps. */
+        int atomics_only = 1;
+        for (int c = 0; c < SC_RULES_NCLS; c++)
+            if (c != SC_RULES_CLS_ATOMIC && s->reach[c] != SC_RULES_POS_NONE &&
+                !(r.same_blk && s->reach[c] == SC_RULES_POS_BSYNC))
+                atomics_only = 0;
+        if (atomics_only) {
+            SC_RULES_COV(ATOMIC_JOINS);
+            *n = *s;
+            return;
+        }
+    }
     if (cls == SC_RULES_CLS_WRITE) {
         /* Race-free, a weak write is ordered after everything before it and everything
          * after it must be ordered after it: only it matters from now on. */
@@ -1459,6 +1487,43 @@ SC_HD static inline int sc_rules_access_cell(uint64_t old, const ScRulesAccess *
     if (v->result == SC_RULES_OK && *out == old)
         v->result = SC_RULES_UNCHANGED;
     return v->result;
+}
+
+/* ---- The fast read ----------------------------------------------------------------- */
+
+/* The test the runtime makes in front of the rules for a weak read of one word (not a
+ * split one): 1 when sc_rules_access would leave the word `w` as it is (UNCHANGED, no
+ * race, no warning) and sc_rules_site_next would leave its site word a->hint as it is,
+ * so that the rules, the compare-and-swap and the report can be skipped; 0 when the
+ * rules must decide. It knows the two cases that leave a read's word alone: the
+ * recorder reading again at its clocks (the rules' fast path; the site word must
+ * already name this instruction, `id`), and a read of another warp in the recorder's
+ * barrier epoch or of another block joining a history of reads (READ_JOINS). For
+ * a->cls == SC_RULES_CLS_READ with no release acquired (n_acq 0) and nothing moved (no
+ * trail read). test_rules proves it against the rules over every position of every
+ * class, relation of reader to recorder, footprint and site word; the model checker
+ * runs with it in front. */
+SC_HD static inline int sc_rules_fast_read(uint64_t w, const ScRulesAccess *a, uint32_t id)
+{
+    if ((w & SC_RULES_MASK_FIELD) != a->mask || rules_block_alias(a))
+        return 0;
+    if (((w ^ sc_rules_who(a)) & SC_RULES_WHO_FIELD) == 0)
+        return sc_rules_reach(w, SC_RULES_CLS_READ) == SC_RULES_POS_SELF &&
+               sc_rules_site_next(a->hint, w, w, a, id, 0) == a->hint;
+    if (a->hint & SC_RULES_SITE_TRAIL)
+        return 0;
+    ScRulesState s = sc_rules_decode(w);
+    int same_blk = s.blk == (a->blk & ((1u << SC_RULES_BLK_BITS) - 1u));
+    if (same_blk && (s.warp == ((a->tid >> 5) & 31u) || a->bar_seen || s.bar != a->bar_own ||
+                     s.bar != a->bar_now))
+        return 0;
+    if (s.reach[SC_RULES_CLS_READ] < (same_blk ? SC_RULES_POS_BLOCK : SC_RULES_POS_GRID))
+        return 0;
+    for (int c = 0; c < SC_RULES_NCLS; c++)
+        if (c != SC_RULES_CLS_READ && s.reach[c] != SC_RULES_POS_NONE &&
+            !(same_blk && s.reach[c] == SC_RULES_POS_BSYNC))
+            return 0;
+    return 1;
 }
 
 /* ---- Trails ------------------------------------------------------------------------ */

@@ -1186,6 +1186,138 @@ TEST(reads_of_other_warps_join_a_history_of_reads)
     CHECK_INT(SC_RULES_RACE, run(&y, mk(1, 32, W, NONE, 0xf), &v));
 }
 
+/* Atomics join atomics (ATOMIC_JOINS) as reads join reads: warps 0 and 1 of a block
+ * increment a counter, and warp 2's increment leaves the word as it is while warp
+ * 3's weak read still races with them; a cta-scoped increment joins only once xcta
+ * is set. Across blocks a gpu-scoped increment joins atomics that lie at GRID, a
+ * cta-scoped one does not (it races with them: atomic_scope). */
+TEST(atomics_of_other_warps_join_a_history_of_atomics)
+{
+    ScRulesVerdict v;
+    uint64_t x = 0, y = 0, before;
+    world(0, 0);
+    ScRulesAccess a[4];
+    for (int w = 0; w < 4; w++) {
+        a[w] = mk(0, (uint32_t)w * 32, w == 3 ? R : AT, w == 3 ? NONE : GPU, 0xf);
+        a[w].bar_seen = NULL;
+    }
+    CHECK_INT(SC_RULES_OK, run(&x, a[0], &v));
+    CHECK_INT(SC_RULES_OK, run(&x, a[1], &v));
+    CHECK_INT(SC_RULES_POS_BLOCK, sc_rules_decode(x).reach[AT]);
+    before = x;
+    CHECK_INT(SC_RULES_UNCHANGED, run(&x, a[2], &v));
+    CHECK(x == before);
+    ScRulesAccess cta = a[2];
+    cta.scope = CTA;
+    CHECK_INT(SC_RULES_OK, run(&x, cta, &v));
+    CHECK(sc_rules_decode(x).xcta);
+    before = x;
+    cta.tid = 64 + 1;
+    CHECK_INT(SC_RULES_OK, run(&x, cta, &v)); /* the recorder's own warp: recorded */
+    cta = a[1];
+    cta.scope = CTA;
+    before = x;
+    CHECK_INT(SC_RULES_UNCHANGED, run(&x, cta, &v));
+    CHECK(x == before);
+    CHECK_INT(SC_RULES_RACE, run(&x, a[3], &v));
+    CHECK_INT(SC_RULES_CAUSE_ATOMIC_VS_PLAIN, v.cause);
+
+    CHECK_INT(SC_RULES_OK, run(&y, mk(0, 0, AT, GPU, 0xf), &v));
+    CHECK_INT(SC_RULES_OK, run(&y, mk(1, 0, AT, GPU, 0xf), &v));
+    CHECK_INT(SC_RULES_POS_GRID, sc_rules_decode(y).reach[AT]);
+    before = y;
+    CHECK_INT(SC_RULES_UNCHANGED, run(&y, mk(0, 32, AT, GPU, 0xf), &v));
+    CHECK_INT(SC_RULES_UNCHANGED, run(&y, mk(2, 0, AT, GPU, 0xf), &v));
+    CHECK(y == before);
+    CHECK_INT(SC_RULES_RACE, run(&y, mk(2, 32, AT, CTA, 0xf), &v));
+    CHECK_INT(SC_RULES_CAUSE_ATOMIC_SCOPE, v.cause);
+}
+
+/* sc_rules_fast_read against the rules: wherever it says the word and its site word
+ * stay, sc_rules_access says UNCHANGED and leaves the word, and sc_rules_site_next
+ * leaves the site word. Over every position of every class, footprints that match
+ * and one that does not, xcta and tile, recorders related to the reader in every way
+ * the rules tell apart (the same thread, lane, warp, block or another block; barrier
+ * and sync clocks equal, older, newer), uniform and non-uniform block and warp
+ * clocks, a reader whose block aliases the recorder's, and site words (none, naming
+ * this read, naming another, naming a write too, with the trail bit, of another
+ * block's high bits). */
+TEST(fast_read_leaves_only_what_the_rules_leave)
+{
+    static uint16_t bar_row[32], sync_row[32];
+    for (int x = 0; x < 32; x++) {
+        bar_row[x] = (uint16_t)(x % 3 == 0 ? 4 : 3);
+        sync_row[x] = (uint16_t)(x % 2 ? 2 : 1);
+    }
+    static const uint8_t masks[3][2] = {{0x1, 0x1}, {0xf, 0xf}, {0xf, 0x3}};
+    static const uint8_t lanes[2] = {1, 0}, warps[2] = {1, 0}, blks[2] = {5, 6};
+    static const uint16_t bars[3] = {3, 2, 4}, syncs[2] = {2, 1};
+    const uint32_t id = 7;
+    unsigned long fast = 0, joins = 0;
+    for (uint32_t combo = 0; combo < 1u << (SC_RULES_POS_BITS * SC_RULES_NCLS); combo++) {
+        for (int m = 0; m < 3; m++) {
+            for (int x = 0; x < 2; x++) {
+                for (int rec = 0; rec < 48; rec++) {
+                    ScRulesState st = sc_rules_decode((uint64_t)combo << SC_RULES_REACH_SHIFT);
+                    st.mask = masks[m][0];
+                    st.xcta = (uint8_t)x;
+                    st.tile = (uint8_t)(x ? 3 : 0);
+                    st.lane = lanes[rec % 2];
+                    st.warp = warps[rec / 2 % 2];
+                    st.blk = blks[rec / 4 % 2];
+                    st.bar = bars[rec / 8 % 3];
+                    st.sync = syncs[rec / 24];
+                    uint64_t w = sc_rules_encode(&st);
+                    for (int clk = 0; clk < 6; clk++) {
+                        ScRulesAccess a;
+                        memset(&a, 0, sizeof a);
+                        a.cls = R;
+                        a.scope = NONE;
+                        a.mask = masks[m][1];
+                        a.blk = clk < 3 ? 5u : 5u + (1u << SC_RULES_BLK_BITS);
+                        a.tid = 33;
+                        a.bar_now = (uint16_t)(clk % 3 == 1 ? 4 : 3);
+                        a.bar_own = 3;
+                        a.bar_seen = clk % 3 == 1 ? bar_row : NULL;
+                        a.sync_now = 2;
+                        a.sync_floor = (uint16_t)(clk % 3 == 2 ? 1 : 2);
+                        a.sync_seen = clk % 3 == 2 ? sync_row : NULL;
+                        uint64_t read_slot = rules_site_slot(&a, id), hi = (uint64_t)(a.blk >> SC_RULES_BLK_BITS);
+                        uint64_t sites[6] = {
+                            0,
+                            hi << SC_RULES_SITE_BLK_SHIFT | read_slot,
+                            hi << SC_RULES_SITE_BLK_SHIFT | (read_slot + 1),
+                            hi << SC_RULES_SITE_BLK_SHIFT | read_slot | (uint64_t)10 << SC_RULES_SITE_WRITE_SHIFT,
+                            hi << SC_RULES_SITE_BLK_SHIFT | read_slot | SC_RULES_SITE_TRAIL,
+                            (hi ^ 1) << SC_RULES_SITE_BLK_SHIFT | read_slot,
+                        };
+                        for (int si = 0; si < 6; si++) {
+                            a.hint = sites[si];
+                            if (!sc_rules_fast_read(w, &a, id))
+                                continue;
+                            fast++;
+                            joins += ((w ^ sc_rules_who(&a)) & SC_RULES_WHO_FIELD) != 0;
+                            uint64_t out;
+                            ScRulesVerdict v;
+                            int res = sc_rules_access(w, &a, &out, &v);
+                            if (res != SC_RULES_UNCHANGED || out != w ||
+                                sc_rules_site_next(a.hint, w, w, &a, id, 0) != a.hint) {
+                                printf("  word %016llx site %016llx clocks %d: rules %d, word %016llx\n",
+                                       (unsigned long long)w, (unsigned long long)a.hint, clk, res,
+                                       (unsigned long long)out);
+                                CHECK(0);
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    printf("  %lu fast reads (%lu joins), every one unchanged by the rules\n", fast, joins);
+    CHECK(fast > 0 && joins > 0 && joins < fast);
+}
+
 /* sc_rules_holds_at against the decoded word, over every combination of positions
  * (with the other fields set, so that they must be masked off). */
 TEST(holds_at_finds_a_position_among_the_classes)
@@ -1478,6 +1610,8 @@ int main(void)
     RUN(release_after_a_barrier_covers_the_barriers_history);
     RUN(cluster_barrier_orders_a_shared_words_whole_history);
     RUN(reads_of_other_warps_join_a_history_of_reads);
+    RUN(atomics_of_other_warps_join_a_history_of_atomics);
+    RUN(fast_read_leaves_only_what_the_rules_leave);
     RUN(holds_at_finds_a_position_among_the_classes);
     RUN(trail_orders_a_write_its_releaser_reread_past_a_later_release);
     RUN(trail_orders_second_readers_of_a_release);
