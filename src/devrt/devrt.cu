@@ -2487,16 +2487,18 @@ static __device__ __forceinline__ bool repeated_attempt(ScDevThread *th, uint64_
     return false;
 }
 
-/* Lanes of one weak load instruction on one address, in a warp whose lanes all know
- * one another (its last __syncwarp was warp-wide) and whose block took no release:
- * checked one after another, each relates to every other thread as the one before it
- * did (the clocks are the warp's, and no lane holds a record of its own), so the
- * first and the last lane leave the word as all of them would (the recorder the last,
- * their reads at WARP in the tile that holds both), and meet every race one of them
- * would (an access of a lane in between races with the first or the last too, unless
- * it is that lane's own). A broadcast load, every lane of a warp reading one element
- * of a tile, costs two checks instead of 32. */
-static __device__ __forceinline__ uint32_t read_group_ends(const ScDevLaunch *l, uint32_t slot, uint32_t group)
+/* Lanes of one weak load instruction on one address, or of one atomic that is no lock
+ * operation, in a warp whose lanes all know one another (its last __syncwarp was
+ * warp-wide) and whose block took no release: checked one after another, each relates
+ * to every other thread as the one before it did (the clocks are the warp's, and no
+ * lane holds a record of its own), so the first and the last lane leave the word as
+ * all of them would (the recorder the last, their accesses at WARP in the tile that
+ * holds both), and meet every race one of them would (an access of a lane in between
+ * races with the first or the last too, unless it is that lane's own; the lanes'
+ * atomics, of one instruction, are morally strong with one another). A broadcast load,
+ * every lane of a warp reading one element of a tile, or a warp's increments of one
+ * counter, cost two checks instead of 32. */
+static __device__ __forceinline__ uint32_t group_ends(const ScDevLaunch *l, uint32_t slot, uint32_t group)
 {
     if (__popc(group) <= 2)
         return group;
@@ -2539,8 +2541,8 @@ extern "C" __device__ __noinline__ void __scord_access(uint64_t addr, uint32_t i
         checks = lane == lowest_lane(peers.group);
     } else if (cls == SC_RULES_CLS_ATOMIC && (info & SC_ABI_INFO_LOCK)) {
         checks = !repeated_attempt(thread_state(l, slot), addr, site);
-    } else if (cls == SC_RULES_CLS_READ && !(info & SC_ABI_INFO_ASYNC)) {
-        checks = (read_group_ends(l, slot, same) >> lane) & 1u;
+    } else if ((cls == SC_RULES_CLS_READ || cls == SC_RULES_CLS_ATOMIC) && !(info & SC_ABI_INFO_ASYNC)) {
+        checks = (group_ends(l, slot, same) >> lane) & 1u;
     }
     /* The lanes on one address that check it take turns (a weak store's group sends
      * its lowest lane only): checked together, a warp's atomicAdd to a counter or a
