@@ -1233,16 +1233,16 @@ TEST(atomics_of_other_warps_join_a_history_of_atomics)
     CHECK_INT(SC_RULES_CAUSE_ATOMIC_SCOPE, v.cause);
 }
 
-/* sc_rules_fast_read against the rules: wherever it says the word and its site word
- * stay, sc_rules_access says UNCHANGED and leaves the word, and sc_rules_site_next
- * leaves the site word. Over every position of every class, footprints that match
- * and one that does not, xcta and tile, recorders related to the reader in every way
- * the rules tell apart (the same thread, lane, warp, block or another block; barrier
- * and sync clocks equal, older, newer), uniform and non-uniform block and warp
- * clocks, a reader whose block aliases the recorder's, and site words (none, naming
- * this read, naming another, naming a write too, with the trail bit, of another
- * block's high bits). */
-TEST(fast_read_leaves_only_what_the_rules_leave)
+/* sc_rules_fast against the rules: wherever it says the word and its site word stay,
+ * sc_rules_access says UNCHANGED and leaves the word, and sc_rules_site_next leaves
+ * the site word. For weak reads and for atomics of each scope; over every position of
+ * every class, footprints that match and one that does not, xcta and tile, recorders
+ * related to the accessor in every way the rules tell apart (the same thread, lane,
+ * warp, block or another block; barrier and sync clocks equal, older, newer), uniform
+ * and non-uniform block and warp clocks, an accessor whose block aliases the
+ * recorder's, and site words (none, naming this access, naming another, naming the
+ * other family too, with the trail bit, of another block's high bits). */
+TEST(fast_check_leaves_only_what_the_rules_leave)
 {
     static uint16_t bar_row[32], sync_row[32];
     for (int x = 0; x < 32; x++) {
@@ -1252,9 +1252,13 @@ TEST(fast_read_leaves_only_what_the_rules_leave)
     static const uint8_t masks[3][2] = {{0x1, 0x1}, {0xf, 0xf}, {0xf, 0x3}};
     static const uint8_t lanes[2] = {1, 0}, warps[2] = {1, 0}, blks[2] = {5, 6};
     static const uint16_t bars[3] = {3, 2, 4}, syncs[2] = {2, 1};
+    static const uint8_t kinds[4][2] = {{R, NONE}, {AT, CTA}, {AT, GPU}, {AT, SC_RULES_SCOPE_SYS}};
     const uint32_t id = 7;
-    unsigned long fast = 0, joins = 0;
-    for (uint32_t combo = 0; combo < 1u << (SC_RULES_POS_BITS * SC_RULES_NCLS); combo++) {
+    unsigned long fast = 0, joins = 0, atomics = 0;
+    const uint32_t combos = 1u << (SC_RULES_POS_BITS * SC_RULES_NCLS);
+    for (uint32_t kc = 0; kc < 4 * combos; kc++) {
+        int k = (int)(kc / combos);
+        uint32_t combo = kc % combos;
         for (int m = 0; m < 3; m++) {
             for (int x = 0; x < 2; x++) {
                 for (int rec = 0; rec < 48; rec++) {
@@ -1271,8 +1275,8 @@ TEST(fast_read_leaves_only_what_the_rules_leave)
                     for (int clk = 0; clk < 6; clk++) {
                         ScRulesAccess a;
                         memset(&a, 0, sizeof a);
-                        a.cls = R;
-                        a.scope = NONE;
+                        a.cls = kinds[k][0];
+                        a.scope = kinds[k][1];
                         a.mask = masks[m][1];
                         a.blk = clk < 3 ? 5u : 5u + (1u << SC_RULES_BLK_BITS);
                         a.tid = 33;
@@ -1282,20 +1286,25 @@ TEST(fast_read_leaves_only_what_the_rules_leave)
                         a.sync_now = 2;
                         a.sync_floor = (uint16_t)(clk % 3 == 2 ? 1 : 2);
                         a.sync_seen = clk % 3 == 2 ? sync_row : NULL;
-                        uint64_t read_slot = rules_site_slot(&a, id), hi = (uint64_t)(a.blk >> SC_RULES_BLK_BITS);
+                        /* This access's slot in its family's place, and another in the
+                         * other family's. */
+                        int shift = a.cls == R ? 0 : SC_RULES_SITE_WRITE_SHIFT;
+                        uint64_t own = rules_site_slot(&a, id) << shift, hi = (uint64_t)(a.blk >> SC_RULES_BLK_BITS);
+                        uint64_t other = (uint64_t)10 << (SC_RULES_SITE_WRITE_SHIFT - shift);
                         uint64_t sites[6] = {
                             0,
-                            hi << SC_RULES_SITE_BLK_SHIFT | read_slot,
-                            hi << SC_RULES_SITE_BLK_SHIFT | (read_slot + 1),
-                            hi << SC_RULES_SITE_BLK_SHIFT | read_slot | (uint64_t)10 << SC_RULES_SITE_WRITE_SHIFT,
-                            hi << SC_RULES_SITE_BLK_SHIFT | read_slot | SC_RULES_SITE_TRAIL,
-                            (hi ^ 1) << SC_RULES_SITE_BLK_SHIFT | read_slot,
+                            hi << SC_RULES_SITE_BLK_SHIFT | own,
+                            hi << SC_RULES_SITE_BLK_SHIFT | (own + ((uint64_t)1 << shift)),
+                            hi << SC_RULES_SITE_BLK_SHIFT | own | other,
+                            hi << SC_RULES_SITE_BLK_SHIFT | own | SC_RULES_SITE_TRAIL,
+                            (hi ^ 1) << SC_RULES_SITE_BLK_SHIFT | own,
                         };
                         for (int si = 0; si < 6; si++) {
                             a.hint = sites[si];
-                            if (!sc_rules_fast_read(w, &a, id))
+                            if (!sc_rules_fast(w, &a, id))
                                 continue;
                             fast++;
+                            atomics += a.cls == AT;
                             joins += ((w ^ sc_rules_who(&a)) & SC_RULES_WHO_FIELD) != 0;
                             uint64_t out;
                             ScRulesVerdict v;
@@ -1314,8 +1323,9 @@ TEST(fast_read_leaves_only_what_the_rules_leave)
             }
         }
     }
-    printf("  %lu fast reads (%lu joins), every one unchanged by the rules\n", fast, joins);
-    CHECK(fast > 0 && joins > 0 && joins < fast);
+    printf("  %lu fast checks (%lu of atomics, %lu joins), every one unchanged by the rules\n", fast, atomics,
+           joins);
+    CHECK(fast > 0 && joins > 0 && joins < fast && atomics > 0 && atomics < fast);
 }
 
 /* sc_rules_holds_at against the decoded word, over every combination of positions
@@ -1611,7 +1621,7 @@ int main(void)
     RUN(cluster_barrier_orders_a_shared_words_whole_history);
     RUN(reads_of_other_warps_join_a_history_of_reads);
     RUN(atomics_of_other_warps_join_a_history_of_atomics);
-    RUN(fast_read_leaves_only_what_the_rules_leave);
+    RUN(fast_check_leaves_only_what_the_rules_leave);
     RUN(holds_at_finds_a_position_among_the_classes);
     RUN(trail_orders_a_write_its_releaser_reread_past_a_later_release);
     RUN(trail_orders_second_readers_of_a_release);
