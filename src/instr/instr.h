@@ -24,6 +24,8 @@ typedef struct ScInstrOpts {
     /* Site ids are site_base + the site's index in ScInstrResult.sites, so
      * that ids stay unique across the modules of a process. */
     uint32_t site_base;
+    /* Leave out the checks of reads proven race-free (instr_prune.c). */
+    bool prune;
 } ScInstrOpts;
 
 typedef enum ScInstrSiteKind {
@@ -36,6 +38,7 @@ typedef enum ScInstrSiteKind {
     SC_INSTR_SITE_ASYNC_COPY, /* a cp.async's destination write: __scord_access before it, and checked
                                  again when the copy completes (its source read is an ACCESS site) */
     SC_INSTR_SITE_UNCHECKED, /* recorded only, not instrumented: see ScInstrUnchecked */
+    SC_INSTR_SITE_PRUNED,    /* a read proven race-free, not instrumented (instr_prune.c) */
 } ScInstrSiteKind;
 
 /* Why an instruction that touches shared or global memory, or orders such
@@ -117,6 +120,7 @@ typedef struct ScInstrResult {
     /* Calls inserted: */
     uint32_t n_access, n_barrier, n_syncwarp, n_fence, n_mbarrier, n_async, n_entry, n_exit;
     uint32_t n_unchecked;       /* sites recorded but not instrumented */
+    uint32_t n_pruned;          /* reads proven race-free, not instrumented */
 } ScInstrResult;
 
 /* Instruments every function of m. res must be zeroed (or freed) before the

@@ -591,6 +591,37 @@ bool sc_instr_cfg_deps(ScInstrCfg *g, const ScPtxStmt *stmt, ScArena *arena, con
     return true;
 }
 
+uint32_t sc_instr_cfg_n_blocks(const ScInstrCfg *g)
+{
+    return g->analyzable ? g->n_blocks : 0;
+}
+
+const ScPtxStmt *sc_instr_cfg_first(const ScInstrCfg *g, uint32_t b)
+{
+    return g->blocks[b].first;
+}
+
+const ScPtxStmt *sc_instr_cfg_next(const ScInstrCfg *g, uint32_t b, const ScPtxStmt *s)
+{
+    if (s == g->blocks[b].term)
+        return NULL;
+    for (s = s->next; s && s->kind != SC_PTX_STMT_INSTR; s = s->next)
+        if (s->kind == SC_PTX_STMT_LABEL)
+            return NULL;
+    return s && map_get(g, s) == b ? s : NULL;
+}
+
+uint32_t sc_instr_cfg_n_succs(const ScInstrCfg *g, uint32_t b)
+{
+    return g->blocks[b].n_edges;
+}
+
+uint32_t sc_instr_cfg_succ(const ScInstrCfg *g, uint32_t b, uint32_t i)
+{
+    uint32_t to = g->edges[g->blocks[b].first_edge + i].to;
+    return to == g->exit ? SC_INSTR_NO_BLOCK : to;
+}
+
 void sc_instr_cfg_free(ScInstrCfg *g)
 {
     if (!g)

@@ -139,6 +139,15 @@ uint32_t sc_instr_cfg_block(const ScInstrCfg *cfg, const ScPtxStmt *stmt);
  * the join's first instruction. */
 bool sc_instr_cfg_if_then(const ScInstrCfg *cfg, uint32_t b, const ScPtxStmt **branch, const ScPtxStmt **join);
 void sc_instr_cfg_free(ScInstrCfg *cfg);
+/* Walking the graph (instr_prune.c): its blocks, 0 when the function's control flow is
+ * not understood; a block's first instruction (NULL for a block of labels only) and
+ * the one after s in it (NULL past its last); its successors, SC_INSTR_NO_BLOCK for
+ * the function's end (ret, exit, trap). */
+uint32_t sc_instr_cfg_n_blocks(const ScInstrCfg *cfg);
+const ScPtxStmt *sc_instr_cfg_first(const ScInstrCfg *cfg, uint32_t b);
+const ScPtxStmt *sc_instr_cfg_next(const ScInstrCfg *cfg, uint32_t b, const ScPtxStmt *s);
+uint32_t sc_instr_cfg_n_succs(const ScInstrCfg *cfg, uint32_t b);
+uint32_t sc_instr_cfg_succ(const ScInstrCfg *cfg, uint32_t b, uint32_t i);
 
 /* ---- instr_site.c ---- */
 
@@ -181,9 +190,20 @@ void sc_instr_sites_done(ScInstrSites *st);
 /* ---- instr_plan.c ---- */
 
 /* Fills plan (and the site and kernel tables) for every function with a
- * body; false with err set when the module cannot be instrumented exactly. */
-bool sc_instr_plan(ScPtxModule *m, ScInstrSites *sites, ScInstrPlan *plan, ScErr *err);
+ * body, pruning reads proven race-free when `prune`; false with err set when
+ * the module cannot be instrumented exactly. */
+bool sc_instr_plan(ScPtxModule *m, ScInstrSites *sites, bool prune, ScInstrPlan *plan, ScErr *err);
 void sc_instr_plan_free(ScInstrPlan *plan);
+
+/* ---- instr_prune.c ---- */
+
+/* Whether the module lets any block write another's shared memory: then nothing is
+ * pruned. */
+bool sc_instr_prune_allowed(const ScPtxModule *m);
+/* Drops from one function's plan the reads of shared memory that no write of another
+ * thread can meet (their sites become SC_INSTR_SITE_PRUNED); cfg is the function's
+ * graph. False (err set) only when out of memory. */
+bool sc_instr_prune(ScInstrFuncPlan *fp, const ScInstrCfg *cfg, ScInstrSites *st, ScErr *err);
 
 /* ---- instr_module.c ---- */
 

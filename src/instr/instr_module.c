@@ -75,7 +75,7 @@ bool sc_instr_module(ScPtxModule *m, const ScInstrOpts *opts, ScInstrResult *res
         return false;
     ScInstrSites sites = {.res = res, .m = m, .site_base = opts ? opts->site_base : 0};
     ScInstrPlan plan;
-    bool ok = sc_instr_plan(m, &sites, &plan, err);
+    bool ok = sc_instr_plan(m, &sites, opts && opts->prune, &plan, err);
     sc_instr_sites_done(&sites);
     for (uint32_t i = 0; ok && i < plan.n_funcs; i++)
         if (!(ok = sc_instr_emit_func(m, &plan.funcs[i], err)))

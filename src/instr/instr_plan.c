@@ -1041,9 +1041,10 @@ static void propagate_unchecked(ScInstrPlan *plan, ScInstrResult *res)
             res->kernels[plan->funcs[i].kernel].unchecked = plan->funcs[i].unchecked;
 }
 
-bool sc_instr_plan(ScPtxModule *m, ScInstrSites *sites, ScInstrPlan *plan, ScErr *err)
+bool sc_instr_plan(ScPtxModule *m, ScInstrSites *sites, bool prune, ScInstrPlan *plan, ScErr *err)
 {
     memset(plan, 0, sizeof *plan);
+    prune = prune && sc_instr_prune_allowed(m);
     uint32_t n = 0;
     for (const ScPtxItem *it = m->first; it; it = it->next)
         if (it->kind == SC_PTX_ITEM_FUNC && it->u.func->has_body)
@@ -1065,7 +1066,8 @@ bool sc_instr_plan(ScPtxModule *m, ScInstrSites *sites, ScInstrPlan *plan, ScErr
             ok = sc_instr_add_kernel(sites, f->name, err);
         }
         /* Before any edit: the branches are the program's own. */
-        ok = ok && sc_instr_cfg_new(f, &instr_base, &sites->cfg, err) && plan_func(&p, f);
+        ok = ok && sc_instr_cfg_new(f, &instr_base, &sites->cfg, err) && plan_func(&p, f) &&
+             (!prune || sc_instr_prune(p.fp, sites->cfg, sites, err));
         if (ok)
             mark_joins(p.fp, sites->cfg);
         sc_instr_cfg_free(sites->cfg);

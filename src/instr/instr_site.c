@@ -222,6 +222,8 @@ const char *sc_instr_site_kind_name(ScInstrSiteKind k)
         return "async_copy";
     case SC_INSTR_SITE_UNCHECKED:
         return "unchecked";
+    case SC_INSTR_SITE_PRUNED:
+        return "pruned";
     }
     return "?";
 }

@@ -73,9 +73,12 @@ static void dump_result(const ScInstrResult *r, ScBuf *out)
 {
     sc_buf_printf(out,
                   "// calls: %u access, %u barrier, %u syncwarp, %u fence, %u mbarrier, %u async, %u entry, %u exit; "
-                  "%u unchecked sites\n",
+                  "%u unchecked sites",
                   r->n_access, r->n_barrier, r->n_syncwarp, r->n_fence, r->n_mbarrier, r->n_async, r->n_entry,
                   r->n_exit, r->n_unchecked);
+    if (r->n_pruned)
+        sc_buf_printf(out, ", %u pruned", r->n_pruned);
+    sc_buf_puts(out, "\n");
     for (uint32_t i = 0; i < r->n_kernels; i++) {
         sc_buf_printf(out, "// kernel %u %s unchecked:", i, r->kernels[i].name);
         if (!r->kernels[i].unchecked)
@@ -233,7 +236,8 @@ static void run_golden(const char *name)
         return;
     }
     ScInstrResult res;
-    ScInstrOpts opts = {0};
+    /* Pruning only where the golden file is about it: elsewhere every access shows. */
+    ScInstrOpts opts = {.prune = strncmp(name, "prune", 5) == 0};
     if (!sc_instr_module(m, &opts, &res, &err)) {
         printf("%s refused: %s\n", path, err.msg);
         CHECK(0);
@@ -666,7 +670,7 @@ static bool inserted_code_ok(const ScPtxModule *m, ScBuf *why)
 
 typedef struct Totals {
     int modules, refused;
-    unsigned sites, access, barrier, syncwarp, entry, exit, unchecked;
+    unsigned sites, access, barrier, syncwarp, entry, exit, unchecked, pruned;
 } Totals;
 
 /* Instruments one corpus module, links the runtime and starts ptxas on it. */
@@ -690,7 +694,7 @@ static int check_corpus_module(const char *path, const char *out, const char *ru
     t->modules++;
     char *original = statements(m, false);
     ScInstrResult res;
-    ScInstrOpts opts = {0};
+    ScInstrOpts opts = {.prune = true}; /* as scord runs it */
     int runs = 0;
     if (!sc_instr_module(m, &opts, &res, &err)) {
         t->refused++;
@@ -704,6 +708,7 @@ static int check_corpus_module(const char *path, const char *out, const char *ru
         t->entry += res.n_entry;
         t->exit += res.n_exit;
         t->unchecked += res.n_unchecked;
+        t->pruned += res.n_pruned;
         char *kept = statements(m, true);
         if (strcmp(original, kept) != 0) {
             printf("FAIL %s: instrumentation changed or dropped statements of the program\n", path);
@@ -751,10 +756,10 @@ TEST(corpus_instruments_and_assembles)
         free(names[i]);
     }
     ptxas_wait_all();
-    printf("corpus: %d modules, %d refused; %u sites (%u access, %u barrier, %u syncwarp calls; %u unchecked); "
-           "%u entry and %u exit calls; ptxas ran %d times, %d failed\n",
-           t.modules, t.refused, t.sites, t.access, t.barrier, t.syncwarp, t.unchecked, t.entry, t.exit, ptxas_runs,
-           ptxas_failures);
+    printf("corpus: %d modules, %d refused; %u sites (%u access, %u barrier, %u syncwarp calls; %u unchecked; "
+           "%u pruned); %u entry and %u exit calls; ptxas ran %d times, %d failed\n",
+           t.modules, t.refused, t.sites, t.access, t.barrier, t.syncwarp, t.unchecked, t.pruned, t.entry, t.exit,
+           ptxas_runs, ptxas_failures);
     CHECK_INT(expected_runs, ptxas_runs);
     CHECK_INT(0, t.refused);
 }
