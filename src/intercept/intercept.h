@@ -74,6 +74,7 @@ typedef struct ScCtx {
     pthread_mutex_t lock; /* guards everything below that is not atomic */
     pthread_mutex_t launch_lock; /* held across each checked launch */
     bool detect;          /* instrument modules and check launches */
+    bool prune;           /* leave out the checks of reads proven race-free */
     ScReport *report;
     unsigned long checked_launches;
     uint64_t unchecked_accesses, unchecked_blocks;

@@ -100,6 +100,7 @@ static void init(void)
     if (!sc_ctx.exit_on_warnings && strcmp(o.error_level, "error") != 0)
         sc_log("scord: error_level=%s is neither error nor warning; using error\n", o.error_level);
     sc_ctx.detect = o.detect;
+    sc_ctx.prune = o.prune;
     sc_rt_configure(&o);
     make_report(&o);
     sc_ctx.status_fd = sc_options_status_fd();

@@ -239,7 +239,7 @@ static char *instrument_text(ScModuleRec *m, const char *ptx, size_t len, bool d
                              ScErr *err)
 {
     ScBuf out = {0};
-    ScInstrOpts opts = {.site_base = sc_ctx.next_site};
+    ScInstrOpts opts = {.site_base = sc_ctx.next_site, .prune = sc_ctx.prune};
     ScPtxModule *pm = sc_ptx_parse(ptx, len, "module", err);
     bool ok = pm && keep_globals(m, pm, err) && sc_instr_module(pm, &opts, res, err) &&
               (define ? sc_instr_link_runtime(pm, runtime_ptx(), err)
@@ -324,8 +324,9 @@ static const char *instrument(ScModuleRec *m, bool define)
     pthread_mutex_unlock(&sc_ctx.lock);
     if (ok)
         sc_vlog("scord: module instrumented: %u access, %u barrier, %u __syncwarp, %u fence, "
-                "%u mbarrier, %u async-copy sites, %u kernels\n", res.n_access, res.n_barrier, res.n_syncwarp,
-                res.n_fence, res.n_mbarrier, res.n_async, res.n_kernels);
+                "%u mbarrier, %u async-copy sites, %u kernels; %u reads proven race-free left out\n",
+                res.n_access, res.n_barrier, res.n_syncwarp, res.n_fence, res.n_mbarrier, res.n_async,
+                res.n_kernels, res.n_pruned);
     sc_instr_result_free(&res);
     return ok ? m->instr_ptx : m->plan.ptx;
 }
