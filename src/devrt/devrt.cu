@@ -2508,87 +2508,6 @@ static __device__ __forceinline__ uint32_t group_ends(const ScDevLaunch *l, uint
     return 1u << lowest_lane(group) | 1u << (31 - __clz(group));
 }
 
-/* The fast check (sc_rules_fast, docs/devrt.md "The fast check"): a weak load or an
- * atomic of one word (class cls, scope as the rules take it), by a thread whose
- * block's clock is uniform and whose block took no release, whose word's history
- * already holds it. True when the rules would leave the word and its site word as
- * they are: nothing to decide, swap or report. What the full check would do first,
- * before its own shadow loads, is done here the same way (the space, the chunk marked
- * used, the clocks). False sends it to the full check, which starts over: this one
- * changed nothing. */
-static __device__ __forceinline__ bool fast_check(const ScDevLaunch *l, uint32_t slot, uint64_t addr,
-                                                  uint32_t info, uint32_t site, int cls)
-{
-    uint32_t size = SC_ABI_INFO_SIZE(info), space = SC_ABI_INFO_SPACE(info);
-    if (size == 0 || (addr & 3u) + size > 4)
-        return false;
-    const ScDevBlock *b = block_state(l, slot);
-    uint32_t bs = load_cta32(&b->bar_state);
-    if ((bs & (BAR_LOST | BAR_UNIFORM)) != BAR_UNIFORM || load_cta32(&b->acq_next))
-        return false;
-    if (space == SC_ABI_SPACE_GENERIC)
-        space = __isShared((const void *)addr)   ? SC_ABI_SPACE_SHARED
-                : __isGlobal((const void *)addr) ? SC_ABI_SPACE_GLOBAL
-                                                 : SC_ABI_SPACE_GENERIC;
-    const uint64_t *words;
-    bool gpu = space == SC_ABI_SPACE_GLOBAL;
-    if (space == SC_ABI_SPACE_SHARED && cluster_blocks() == 1) {
-        uint32_t off = own_shared_offset(addr);
-        if ((uint64_t)off + size > (uint64_t)l->shared_words * 4)
-            return false;
-        words = (const uint64_t *)l->shared_shadow + 2 * ((size_t)slot * l->shared_words + off / 4);
-    } else if (gpu) {
-        if (l->prior_dir && !thread_state(l, slot)->grid_waited)
-            return false;
-        uint64_t chunk = global_chunk(l, addr);
-        if (!chunk || (chunk & SC_SHADOW_CACHED))
-            return false;
-        words = chunk_word(chunk, addr);
-    } else {
-        return false;
-    }
-    uint32_t tid = thread_linear();
-    uint32_t nf = load_cta32(warp_now_floor(warp_clock(l, slot, tid / WARP_SIZE)));
-    ScRulesAccess r;
-    r.cls = (uint8_t)cls;
-    r.scope = access_scope(cls, SC_ABI_INFO_SCOPE(info));
-    r.mask = (uint8_t)(((1u << size) - 1u) << (addr & 3u));
-    r.blk = block_linear();
-    r.tid = tid;
-    r.bar_now = r.bar_own = (uint16_t)bs;
-    r.bar_seen = 0;
-    r.sync_now = (uint16_t)nf;
-    r.sync_floor = (uint16_t)(nf >> 16);
-    r.sync_seen = 0; /* the fast check tells no lanes of the recorder's warp apart */
-    r.acq = 0;
-    r.n_acq = 0;
-    r.moved = 0;
-    r.cluster = 0;
-    r.shared = !gpu;
-    uint64_t w = gpu ? load_gpu64(words) : load_cta64(words);
-    r.hint = gpu ? load_gpu64(words + 1) : load_cta64(words + 1);
-    return sc_rules_fast(w, &r, site);
-}
-
-/* The lanes of one address that check it take turns (a weak store's group sends its
- * lowest lane only): checked together, a warp's atomicAdd to a counter or a broadcast
- * load would retry the compare-and-swap of one shadow word lane against lane. Any
- * order is one the hardware could take. Every lane of `same` calls it, or none. Apart
- * from __scord_access, which it would otherwise make as long as itself: the fast
- * check's lanes return without its frame. One call site of check_access, which is
- * inlined, and each copy adds to the JIT time of every instrumented module. */
-extern "C" __device__ __noinline__ void __scord_check_turns(ScDevLaunch *l, uint32_t slot, uint32_t same,
-                                                           uint64_t addr, uint32_t info, uint32_t site, int cls,
-                                                           StorePeers peers, bool weak_flag, bool checks)
-{
-    uint32_t lane = thread_linear() % WARP_SIZE;
-    for (uint32_t turn = __ballot_sync(same, checks); turn; turn &= turn - 1) {
-        if (lane == lowest_lane(turn))
-            check_access(l, slot, addr, info, site, cls, peers, weak_flag);
-        __syncwarp(same);
-    }
-}
-
 /* The lanes that enter together leave together: the checks branch on data (CAS
  * retries, address spaces), and without this the warp could reach the program's next
  * instruction split, which the next call's lane matching would see as lanes of
@@ -2624,15 +2543,19 @@ extern "C" __device__ __noinline__ void __scord_access(uint64_t addr, uint32_t i
         checks = !repeated_attempt(thread_state(l, slot), addr, site);
     } else if ((cls == SC_RULES_CLS_READ || cls == SC_RULES_CLS_ATOMIC) && !(info & SC_ABI_INFO_ASYNC)) {
         checks = (group_ends(l, slot, same) >> lane) & 1u;
-        /* Not where the hook is cut for a measurement (the cut points are the full
-         * check's). */
-        if (checks && !l->cut)
-            checks = !fast_check(l, slot, addr, info, site, cls);
     }
+    /* The lanes on one address that check it take turns (a weak store's group sends
+     * its lowest lane only): checked together, a warp's atomicAdd to a counter or a
+     * broadcast load would retry the compare-and-swap of one shadow word lane against
+     * lane. Any order is one the hardware could take. One call site: check_access is
+     * inlined, and each copy adds to the JIT time of every instrumented module. */
     if (l->cut == SC_DEV_CUT_GROUPING)
         checks = false;
-    if (__any_sync(same, checks))
-        __scord_check_turns(l, slot, same, addr, info, site, cls, peers, weak_flag, checks);
+    for (uint32_t turn = __ballot_sync(same, checks); turn; turn &= turn - 1) {
+        if (lane == lowest_lane(turn))
+            check_access(l, slot, addr, info, site, cls, peers, weak_flag);
+        __syncwarp(same);
+    }
     __syncwarp(lanes);
 }
 
