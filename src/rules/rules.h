@@ -1489,52 +1489,6 @@ SC_HD static inline int sc_rules_access_cell(uint64_t old, const ScRulesAccess *
     return v->result;
 }
 
-/* ---- The fast check ---------------------------------------------------------------- */
-
-/* The test the runtime makes in front of the rules for a weak read or an atomic of one
- * word (not a split one): 1 when sc_rules_access would leave the word `w` as it is
- * (UNCHANGED, no race, no warning) and sc_rules_site_next would leave its site word
- * a->hint as it is, so that the rules, the compare-and-swap and the report can be
- * skipped; 0 when the rules must decide. It knows the cases that leave such an
- * access's word alone: the recorder again at its clocks (the rules' fast path; the
- * site word must already name this instruction, `id`), and an access of another warp
- * in the recorder's barrier epoch or of another block joining a history of its class
- * (READ_JOINS, ATOMIC_JOINS). For a->cls SC_RULES_CLS_READ or SC_RULES_CLS_ATOMIC, no
- * release acquired (n_acq 0) and nothing moved (no trail read). test_rules proves it
- * against the rules over every position of every class, relation of accessor to
- * recorder, footprint, scope and site word; the model checker runs with it in front. */
-SC_HD static inline int sc_rules_fast(uint64_t w, const ScRulesAccess *a, uint32_t id)
-{
-    int cls = a->cls, atomic = cls == SC_RULES_CLS_ATOMIC;
-    if ((w & SC_RULES_MASK_FIELD) != a->mask || rules_block_alias(a))
-        return 0;
-    if (((w ^ sc_rules_who(a)) & SC_RULES_WHO_FIELD) == 0)
-        return sc_rules_reach(w, cls) == SC_RULES_POS_SELF &&
-               !(atomic && (rules_block_scoped(a->scope) ||
-                            sc_rules_reach(w, SC_RULES_CLS_SWRITE) > SC_RULES_POS_SELF)) &&
-               sc_rules_site_next(a->hint, w, w, a, id, 0) == a->hint;
-    if (a->hint & SC_RULES_SITE_TRAIL)
-        return 0;
-    ScRulesState s = sc_rules_decode(w);
-    int same_blk = s.blk == (a->blk & ((1u << SC_RULES_BLK_BITS) - 1u));
-    if (same_blk && (s.warp == ((a->tid >> 5) & 31u) || a->bar_seen || s.bar != a->bar_own ||
-                     s.bar != a->bar_now))
-        return 0;
-    /* No scope race (rules_pair): the history's cta-scoped writes (xcta) are met only
-     * from their own block, by atomics that lie in it (BLOCK); a cta-scoped atomic
-     * joins only those, and across blocks only gpu or system scope is morally strong. */
-    int in_block = same_blk && s.reach[SC_RULES_CLS_ATOMIC] == SC_RULES_POS_BLOCK;
-    if (atomic && (s.xcta ? !in_block
-                          : rules_block_scoped(a->scope) || (!same_blk && a->scope < SC_RULES_SCOPE_GPU)))
-        return 0;
-    if (s.reach[cls] < (same_blk ? SC_RULES_POS_BLOCK : SC_RULES_POS_GRID))
-        return 0;
-    for (int c = 0; c < SC_RULES_NCLS; c++)
-        if (c != cls && s.reach[c] != SC_RULES_POS_NONE && !(same_blk && s.reach[c] == SC_RULES_POS_BSYNC))
-            return 0;
-    return 1;
-}
-
 /* ---- Trails ------------------------------------------------------------------------ */
 
 /* A word keeps one recorder and one position per class relative to it. When the

@@ -15,8 +15,6 @@
 #include <time.h>
 
 static unsigned long cov_hits[64];
-/* Reads and atomics the runtime's fast check would have let through without the rules. */
-static unsigned long n_fast;
 #define SC_RULES_COV(id) (cov_hits[SC_RULES_COV_##id]++)
 #include "model/model_ref.h"
 #include "model/trail_judge.h"
@@ -571,15 +569,6 @@ static int sut_access(Sim *s, int t, const Op *op, ScRulesVerdict *out)
         r[0] = sc_rules_access(s->mem.word[w], &a, &n, &v);
         if (s->mem.split[w] && r[0] != SC_RULES_SPLIT)
             return -1;
-        /* The runtime's fast check goes in front of the rules: where it would skip them,
-         * they must leave the word and its site word as they are. */
-        if ((a.cls == SC_RULES_CLS_READ || a.cls == SC_RULES_CLS_ATOMIC) && !a.n_acq && !a.moved &&
-            !s->mem.split[w] && sc_rules_fast(s->mem.word[w], &a, id)) {
-            n_fast++;
-            if (r[0] != SC_RULES_UNCHANGED || n != s->mem.word[w] ||
-                sc_rules_site_next(a.hint, n, n, &a, id, 0) != a.hint)
-                return -1;
-        }
         if (!s->mem.split[w]) {
             if (r[0] != SC_RULES_SPLIT) {
                 if (r[0] == SC_RULES_UNCHANGED && n != s->mem.word[w])
@@ -1423,7 +1412,6 @@ TEST(model_agrees_with_reference)
         states += (unsigned long)__builtin_popcount(seen_state[i]);
     printf("checked %lu executions (%lu access verdicts); %lu distinct abstract states\n",
            n_exec, n_checks, states);
-    printf("fast checks (sc_rules_fast said unchanged, and the rules agreed): %lu\n", n_fast);
     unsigned long total = 0;
     for (int d = 1; d < D_COUNT; d++) {
         if (dcount[d])

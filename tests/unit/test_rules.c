@@ -1233,101 +1233,6 @@ TEST(atomics_of_other_warps_join_a_history_of_atomics)
     CHECK_INT(SC_RULES_CAUSE_ATOMIC_SCOPE, v.cause);
 }
 
-/* sc_rules_fast against the rules: wherever it says the word and its site word stay,
- * sc_rules_access says UNCHANGED and leaves the word, and sc_rules_site_next leaves
- * the site word. For weak reads and for atomics of each scope; over every position of
- * every class, footprints that match and one that does not, xcta and tile, recorders
- * related to the accessor in every way the rules tell apart (the same thread, lane,
- * warp, block or another block; barrier and sync clocks equal, older, newer), uniform
- * and non-uniform block and warp clocks, an accessor whose block aliases the
- * recorder's, and site words (none, naming this access, naming another, naming the
- * other family too, with the trail bit, of another block's high bits). */
-TEST(fast_check_leaves_only_what_the_rules_leave)
-{
-    static uint16_t bar_row[32], sync_row[32];
-    for (int x = 0; x < 32; x++) {
-        bar_row[x] = (uint16_t)(x % 3 == 0 ? 4 : 3);
-        sync_row[x] = (uint16_t)(x % 2 ? 2 : 1);
-    }
-    static const uint8_t masks[3][2] = {{0x1, 0x1}, {0xf, 0xf}, {0xf, 0x3}};
-    static const uint8_t lanes[2] = {1, 0}, warps[2] = {1, 0}, blks[2] = {5, 6};
-    static const uint16_t bars[3] = {3, 2, 4}, syncs[2] = {2, 1};
-    static const uint8_t kinds[4][2] = {{R, NONE}, {AT, CTA}, {AT, GPU}, {AT, SC_RULES_SCOPE_SYS}};
-    const uint32_t id = 7;
-    unsigned long fast = 0, joins = 0, atomics = 0;
-    const uint32_t combos = 1u << (SC_RULES_POS_BITS * SC_RULES_NCLS);
-    for (uint32_t kc = 0; kc < 4 * combos; kc++) {
-        int k = (int)(kc / combos);
-        uint32_t combo = kc % combos;
-        for (int m = 0; m < 3; m++) {
-            for (int x = 0; x < 2; x++) {
-                for (int rec = 0; rec < 48; rec++) {
-                    ScRulesState st = sc_rules_decode((uint64_t)combo << SC_RULES_REACH_SHIFT);
-                    st.mask = masks[m][0];
-                    st.xcta = (uint8_t)x;
-                    st.tile = (uint8_t)(x ? 3 : 0);
-                    st.lane = lanes[rec % 2];
-                    st.warp = warps[rec / 2 % 2];
-                    st.blk = blks[rec / 4 % 2];
-                    st.bar = bars[rec / 8 % 3];
-                    st.sync = syncs[rec / 24];
-                    uint64_t w = sc_rules_encode(&st);
-                    for (int clk = 0; clk < 6; clk++) {
-                        ScRulesAccess a;
-                        memset(&a, 0, sizeof a);
-                        a.cls = kinds[k][0];
-                        a.scope = kinds[k][1];
-                        a.mask = masks[m][1];
-                        a.blk = clk < 3 ? 5u : 5u + (1u << SC_RULES_BLK_BITS);
-                        a.tid = 33;
-                        a.bar_now = (uint16_t)(clk % 3 == 1 ? 4 : 3);
-                        a.bar_own = 3;
-                        a.bar_seen = clk % 3 == 1 ? bar_row : NULL;
-                        a.sync_now = 2;
-                        a.sync_floor = (uint16_t)(clk % 3 == 2 ? 1 : 2);
-                        a.sync_seen = clk % 3 == 2 ? sync_row : NULL;
-                        /* This access's slot in its family's place, and another in the
-                         * other family's. */
-                        int shift = a.cls == R ? 0 : SC_RULES_SITE_WRITE_SHIFT;
-                        uint64_t own = rules_site_slot(&a, id) << shift, hi = (uint64_t)(a.blk >> SC_RULES_BLK_BITS);
-                        uint64_t other = (uint64_t)10 << (SC_RULES_SITE_WRITE_SHIFT - shift);
-                        uint64_t sites[6] = {
-                            0,
-                            hi << SC_RULES_SITE_BLK_SHIFT | own,
-                            hi << SC_RULES_SITE_BLK_SHIFT | (own + ((uint64_t)1 << shift)),
-                            hi << SC_RULES_SITE_BLK_SHIFT | own | other,
-                            hi << SC_RULES_SITE_BLK_SHIFT | own | SC_RULES_SITE_TRAIL,
-                            (hi ^ 1) << SC_RULES_SITE_BLK_SHIFT | own,
-                        };
-                        for (int si = 0; si < 6; si++) {
-                            a.hint = sites[si];
-                            if (!sc_rules_fast(w, &a, id))
-                                continue;
-                            fast++;
-                            atomics += a.cls == AT;
-                            joins += ((w ^ sc_rules_who(&a)) & SC_RULES_WHO_FIELD) != 0;
-                            uint64_t out;
-                            ScRulesVerdict v;
-                            int res = sc_rules_access(w, &a, &out, &v);
-                            if (res != SC_RULES_UNCHANGED || out != w ||
-                                sc_rules_site_next(a.hint, w, w, &a, id, 0) != a.hint) {
-                                printf("  word %016llx site %016llx clocks %d: rules %d, word %016llx\n",
-                                       (unsigned long long)w, (unsigned long long)a.hint, clk, res,
-                                       (unsigned long long)out);
-                                CHECK(0);
-                                return;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    printf("  %lu fast checks (%lu of atomics, %lu joins), every one unchanged by the rules\n", fast, atomics,
-           joins);
-    CHECK(fast > 0 && joins > 0 && joins < fast && atomics > 0 && atomics < fast);
-}
-
 /* sc_rules_holds_at against the decoded word, over every combination of positions
  * (with the other fields set, so that they must be masked off). */
 TEST(holds_at_finds_a_position_among_the_classes)
@@ -1621,7 +1526,6 @@ int main(void)
     RUN(cluster_barrier_orders_a_shared_words_whole_history);
     RUN(reads_of_other_warps_join_a_history_of_reads);
     RUN(atomics_of_other_warps_join_a_history_of_atomics);
-    RUN(fast_check_leaves_only_what_the_rules_leave);
     RUN(holds_at_finds_a_position_among_the_classes);
     RUN(trail_orders_a_write_its_releaser_reread_past_a_later_release);
     RUN(trail_orders_second_readers_of_a_release);
