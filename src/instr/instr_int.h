@@ -197,8 +197,9 @@ void sc_instr_plan_free(ScInstrPlan *plan);
 
 /* ---- instr_prune.c ---- */
 
-/* Whether the module lets any block write another's shared memory: then nothing is
- * pruned. */
+/* Whether no shared memory of the module's kernels is written outside the barrier
+ * intervals of its own block's code (another block's, asynchronous copies'): else
+ * nothing is pruned. */
 bool sc_instr_prune_allowed(const ScPtxModule *m);
 /* Drops from one function's plan the reads of shared memory that no write of another
  * thread can meet (their sites become SC_INSTR_SITE_PRUNED); cfg is the function's

@@ -16,17 +16,18 @@
  * every access of another interval is ordered with them by a barrier. A read of
  * shared memory therefore races with nothing when no interval it may lie in holds an
  * instruction that may write shared memory: no other thread of the block writes it
- * meanwhile, and no thread of another block reaches it, unless the module has
- * distributed shared memory (then nothing is pruned). Such reads are not
+ * meanwhile, and no thread of another block reaches it. Such reads are not
  * instrumented: a tile that a block loads, synchronizes and then only reads
- * (`sgemm_tiled`'s inner loop) costs nothing to check.
+ * (`sgemm_tiled`'s inner loop) costs nothing to check. Nothing is pruned in a module
+ * where shared memory may be written outside the intervals: by another block
+ * (distributed shared memory) or asynchronously (copies, asynchronous stores).
  *
- * What may write shared memory, conservatively: a store, atomic or reduction to
- * shared or generic addresses; matrix instructions on them; every copy, async-group
- * and mbarrier instruction (asynchronous writes land later, mbarrier objects are
- * shared words); every call (the callee may write, or hold a barrier). In a .func
- * the interval its entry lies in, and any interval that reaches its ret, continue in
- * callers the graph does not show: they count as writing.
+ * What may write shared memory in an interval, conservatively: a store, atomic or
+ * reduction to shared or generic addresses; matrix instructions on them; every
+ * mbarrier instruction (its object is a shared word); every call (the callee may
+ * write, or hold a barrier). In a .func the interval its entry lies in, and any
+ * interval that reaches its ret, continue in callers the graph does not show: they
+ * count as writing.
  */
 
 typedef enum Role {
@@ -59,8 +60,6 @@ static Role role(const ScPtxStmt *s, bool is_entry)
     case SC_PTX_FAM_MATRIX:
         return shared_or_generic(se.u.mem.space) ? ROLE_WRITES : ROLE_OTHER;
     case SC_PTX_FAM_MBARRIER:
-    case SC_PTX_FAM_COPY:
-    case SC_PTX_FAM_ASYNC_GROUP:
         return ROLE_WRITES;
     case SC_PTX_FAM_CONTROL:
         if (strcmp(in->opcode, "call") == 0)
@@ -71,16 +70,26 @@ static Role role(const ScPtxStmt *s, bool is_entry)
     }
 }
 
-/* Whether another block may write this block's shared memory: an access through the
- * cluster's shared window, or an address mapped into it. */
-static bool reaches_other_blocks(const ScPtxStmt *s)
+/* Whether shared memory may be written outside the intervals the walk sees: by
+ * another block (an access through the cluster's shared window, or an address mapped
+ * into it), or asynchronously (a copy or an asynchronous store lands at any time
+ * before the wait that completes it, which may lie intervals later, or nowhere). */
+static bool writes_outside_intervals(const ScPtxStmt *s)
 {
     if (strcmp(s->u.instr.opcode, "mapa") == 0 || sc_ptx_instr_has_mod(s, "shared::cluster"))
         return true;
     ScPtxSema se;
     sc_ptx_classify(&s->u.instr, &se);
-    return (se.family == SC_PTX_FAM_MEM || se.family == SC_PTX_FAM_MATRIX || se.family == SC_PTX_FAM_COPY) &&
-           se.u.mem.space == SC_PTX_SPACE_SHARED_CLUSTER;
+    switch (se.family) {
+    case SC_PTX_FAM_COPY:
+    case SC_PTX_FAM_ASYNC_GROUP:
+        return true;
+    case SC_PTX_FAM_MEM:
+    case SC_PTX_FAM_MATRIX:
+        return se.u.mem.async || se.u.mem.space == SC_PTX_SPACE_SHARED_CLUSTER;
+    default:
+        return false;
+    }
 }
 
 bool sc_instr_prune_allowed(const ScPtxModule *m)
@@ -89,7 +98,7 @@ bool sc_instr_prune_allowed(const ScPtxModule *m)
         if (it->kind != SC_PTX_ITEM_FUNC || !it->u.func->has_body)
             continue;
         for (const ScPtxStmt *s = it->u.func->first; s; s = s->next)
-            if (s->kind == SC_PTX_STMT_INSTR && reaches_other_blocks(s))
+            if (s->kind == SC_PTX_STMT_INSTR && writes_outside_intervals(s))
                 return false;
     }
     return true;
