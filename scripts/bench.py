@@ -5,7 +5,7 @@ slowdowns and scord's device memory as ratios (docs/benchmark.md).
 
 Usage:
   bench.py [--build-dir build] [--out DIR] [--scord PATH] [--only NAME[,NAME...]]
-           [--no-racecheck] [--timeout 120] [--budget SECONDS] [--iters 10]
+           [--no-racecheck] [--timeout 120] [--budget SECONDS] [--iters 10] [--cuts]
   bench.py --self-test                                   (no GPU)
 
 The workloads are built beforehand by `make bench-progs BUILD=<build-dir>` and scord by
@@ -62,6 +62,12 @@ RATIO_COLUMNS = ("scord_x", "racecheck_x", "racecheck_over_scord", "mem_overhead
 
 
 # ---------------------------------------------------------------------------------
+# --cuts: scord again with its hot path cut at each named point (scord --cut, in the
+# order the access path reaches them), and whole but without static pruning: the
+# attribution of the kernel time, as docs/benchmark.md describes.
+CUT_POINTS = ("hooks", "access", "grouping", "shadow")
+CUT_MODES = tuple(f"cut-{p}" for p in CUT_POINTS) + ("no-prune",)
+
 # Figures: a value, or a lower bound where a run was cut short
 
 
@@ -450,7 +456,27 @@ def markdown_table(rows):
     return lines
 
 
-def write_markdown(path, env, settings, rows, summary, notes):
+def cut_figures(row):
+    """Kernel time (ms) natively, under scord cut at each point, whole, and whole
+    without pruning; None where a run is missing or printed no timing."""
+    figs = {}
+    for mode in ("native",) + CUT_MODES[:len(CUT_POINTS)] + ("scord", "no-prune"):
+        run = row.runs.get(mode)
+        bench = parse_bench_line(run.stdout) if run is not None and run.status == "ok" else None
+        figs[mode] = Figure(bench["kernel_ms_median"]) if bench else None
+    return figs
+
+
+def cut_table(cuts):
+    """The attribution table of --cuts: one row per workload, ms per point."""
+    md = ["| workload | native | " + " | ".join(f"cut at {p}" for p in CUT_POINTS)
+          + " | full | full, no pruning |", "|---" * (len(CUT_POINTS) + 4) + "|"]
+    for name, figs in cuts.items():
+        md.append(f"| {name} | " + " | ".join(fmt(f) if f is not None else "-" for f in figs.values()) + " |")
+    return md
+
+
+def write_markdown(path, env, settings, rows, summary, notes, cuts=None):
     yesno = {True: "yes", False: "no", None: "not measured"}
     budget = "none" if settings["budget_s"] is None else f"{settings['budget_s']:g} s"
     md = ["# scord benchmark", "",
@@ -467,6 +493,15 @@ def write_markdown(path, env, settings, rows, summary, notes):
            + geomean_coverage(summary, len(rows)) + "."]
     md += ["", "## Bars (SPEC.md)", "", "| bar | measured | met |", "|---|---|---|"]
     md += [f"| {b['bar']} | {b['value']} | {yesno[b['met']]} |" for b in summary["bars"]]
+    if cuts:
+        md += ["", "## Attribution by cut point (`--cuts`)", "",
+               "Kernel time (ms) under scord with every check cut at a named point of the hot "
+               "path (`scord --cut`: `hooks`, every runtime call returns at once; `access`, the "
+               "access hook does; `grouping`, after the lanes are grouped and synchronization "
+               "is noted; `shadow`, before the shadow words are read), whole, and whole without "
+               "static pruning (`--prune=false`). Each step's cost is the difference to the "
+               "column before it.", ""]
+        md += cut_table(cuts)
     if notes:
         md += ["", "## Notes", ""] + [f"- {n}" for n in notes]
     Path(path).write_text("\n".join(md) + "\n")
@@ -604,6 +639,10 @@ def main_run(args):
             row.scord_report = parse_scord_json(report.read_text())
         except (OSError, ValueError) as e:
             row.scord_report_error = str(e)
+        if args.cuts and run.status == "ok":
+            for mode in CUT_MODES:
+                option = "--prune=false" if mode == "no-prune" else f"--cut={mode[4:]}"
+                run_mode(row, mode, [scord, option, "--", str(prog)] + timed, budget, logs)
 
     if args.racecheck:
         for name, row in rows.items():
@@ -628,8 +667,9 @@ def main_run(args):
                 "racecheck_warmup": RACECHECK_WARMUP, "timeout_s": args.timeout,
                 "budget_s": args.budget, "racecheck": args.racecheck, "scord": scord,
                 "compute_sanitizer": sanitizer, "build_dir": str(build)}
+    cuts = {name: cut_figures(row) for name, row in rows.items()} if args.cuts else {}
     write_tsv(out / "bench.tsv", cells + [summary["cells"]])
-    write_markdown(out / "bench.md", env_info, settings, cells, summary, notes)
+    write_markdown(out / "bench.md", env_info, settings, cells, summary, notes, cuts)
     doc = {"environment": env_info, "settings": settings,
            "workloads": [{"name": name, "result": ev["result"], "reasons": ev["reasons"],
                           "figures": {k: figure_json(v) for k, v in ev["figures"].items()},
@@ -638,7 +678,8 @@ def main_run(args):
                           "runs": {m: r.summary() for m, r in rows[name].runs.items()},
                           "not_run": rows[name].skipped, "scord_log": rows[name].scord_log,
                           "scord_report": rows[name].scord_report,
-                          "racecheck_hazards": rows[name].racecheck_hazards}
+                          "racecheck_hazards": rows[name].racecheck_hazards,
+                          "cuts_ms": {m: figure_json(f) for m, f in cuts.get(name, {}).items()}}
                          for name, ev in evals.items()],
            "geomean": summary["geomeans"], "workloads_in_geomean": summary["workloads_in_geomean"],
            "bars": summary["bars"], "notes": notes}
@@ -723,16 +764,17 @@ FAKE_SCORD = """\
 import json, os, subprocess, sys
 specs = json.loads(%(specs)r)
 args = sys.argv[1:]
-report = args[args.index("--json-file") + 1]
+report = args[args.index("--json-file") + 1] if "--json-file" in args else None
 prog = args[args.index("--") + 1:]
 spec = specs[os.path.basename(prog[0])]
 p = subprocess.run(prog, env=dict(os.environ, FAKE_SCORD="1"))
 checked = spec.get("checked", spec["launches"])
 races = [{"cause": "missing_barrier"}] * spec.get("races", 0)
-with open(report, "w") as f:
-    json.dump({"tool": "scord", "races": races,
-               "summary": {"races": len(races), "kernel_launches": checked,
-                           "unchecked_kernels": []}}, f)
+if report:
+    with open(report, "w") as f:
+        json.dump({"tool": "scord", "races": races,
+                   "summary": {"races": len(races), "kernel_launches": checked,
+                               "unchecked_kernels": []}}, f)
 sys.stderr.write(f"scord: 1 module: 1 loaded from scord's PTX (1 instrumented), 0 unchecked "
                  f"(no PTX), 0 fell back to the original code; {spec['launches']} kernel launches "
                  f"({checked} checked), 0 graph launches (not checked)\\n"
@@ -787,7 +829,7 @@ def end_to_end(check):
             path.chmod(0o755)
         args = argparse.Namespace(build_dir=str(root / "build"), out=str(root / "out"), scord=None,
                                   only=None, racecheck=True, timeout=2.0, budget=None, iters=10,
-                                  compute_sanitizer=str(root / "compute-sanitizer"))
+                                  cuts=False, compute_sanitizer=str(root / "compute-sanitizer"))
         with contextlib.redirect_stdout(io.StringIO()) as console:
             rc = main_run(args)
         check(rc == 1, f"end to end: exit status 1 when a row fails (got {rc})")
@@ -824,6 +866,19 @@ def end_to_end(check):
               and doc["workloads_in_geomean"]["scord_x"] == len(WORKLOADS) - 2,
               f"end to end: bench.json figures: {doc['workloads_in_geomean']}")
         check("reduce_block native: ok" in console.getvalue(), "end to end: progress is printed")
+
+        args.cuts, args.racecheck, args.only, args.out = True, False, ["reduce_block"], str(root / "out-cuts")
+        with contextlib.redirect_stdout(io.StringIO()):
+            main_run(args)
+        md = (root / "out-cuts" / "bench.md").read_text()
+        row = [line for line in md.splitlines() if line.startswith("| reduce_block | ") and "cut" not in line]
+        check("## Attribution by cut point" in md and len(row) == 2
+              and row[-1].count("|") == len(CUT_POINTS) + 5 and " - " not in row[-1],
+              f"end to end: --cuts times every point: {row}")
+        doc = json.loads((root / "out-cuts" / "bench.json").read_text())
+        check(set(doc["workloads"][0]["cuts_ms"]) == {"native", "scord"} | set(CUT_MODES),
+              f"end to end: bench.json has the cut times: {doc['workloads'][0]['cuts_ms']}")
+        args.cuts, args.racecheck = False, True
 
         args.budget, args.only, args.out = 0, ["reduce_block,scan"], str(root / "out2")
         with contextlib.redirect_stdout(io.StringIO()):
@@ -937,6 +992,9 @@ def main():
     ap.add_argument("--scord", help="the scord launcher (default BUILD/bin/scord)")
     ap.add_argument("--only", action="append", metavar="NAMES",
                     help="comma-separated workloads to run (default all); may be repeated")
+    ap.add_argument("--cuts", action="store_true",
+                    help="also time scord cut at each point of its hot path and without static "
+                    "pruning, for the attribution table")
     ap.add_argument("--no-racecheck", dest="racecheck", action="store_false",
                     help="skip the compute-sanitizer racecheck runs")
     ap.add_argument("--compute-sanitizer", default="compute-sanitizer", help="compute-sanitizer command")
