@@ -1,6 +1,7 @@
 /* scord.c: the `scord` launcher: reads options, runs the program with libscord.so
  * preloaded, forwards signals and turns the program's end into scord's exit code. */
 #include "common/sc_options.h"
+#include "report/report.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -212,9 +213,56 @@ static bool parse_args(int argc, char **argv, ScOptions *o, Action *action, int 
     return true;
 }
 
-/* Checks what SCORD_OPTIONS cannot: the exit code range, the error level, and the log
- * file pattern, which is made absolute so a program that changes directory still finds
- * it. */
+/* path made absolute in out (cap bytes), so that a program that changes directory
+ * still finds it; `what` names the option for errors. */
+static bool absolute_path(const char *what, const char *path, char *out, size_t cap, ScErr *err)
+{
+    char cwd[PATH_MAX];
+    if (path[0] != '/' && !getcwd(cwd, sizeof cwd))
+        return sc_err_set(err, "%s '%s': cannot read the current directory: %s", what, path,
+                          strerror(errno));
+    int n = path[0] == '/' ? snprintf(out, cap, "%s", path) : snprintf(out, cap, "%s/%s", cwd, path);
+    if (n < 0 || (size_t)n >= cap)
+        return sc_err_set(err, "%s '%s': path too long once made absolute", what, path);
+    return true;
+}
+
+/* Reads every suppressions file (comma-separated) as the library will, so that a file
+ * that cannot be read or holds a line that is no rule stops scord before the program
+ * runs, and makes each path absolute. */
+static bool check_suppressions(ScOptions *o, ScErr *err)
+{
+    char list[SC_OPTION_STRING_MAX] = "";
+    size_t used = 0;
+    ScReportConfig cfg;
+    sc_report_config_init(&cfg, (long)getpid());
+    ScReport *r = sc_report_new(&cfg);
+    if (!r)
+        return sc_err_set(err, "out of memory");
+    bool ok = true;
+    for (const char *p = o->suppressions; ok && *p;) {
+        size_t n = strcspn(p, ",");
+        char path[SC_OPTION_STRING_MAX], abs[SC_OPTION_STRING_MAX];
+        snprintf(path, sizeof path, "%.*s", (int)n, p);
+        p += n + (p[n] == ',');
+        if (!n)
+            continue;
+        ok = absolute_path("--suppressions", path, abs, sizeof abs, err) &&
+             sc_report_load_suppressions(r, abs, err);
+        size_t len = strlen(abs);
+        if (ok && used + (used > 0) + len >= sizeof list)
+            ok = sc_err_set(err, "--suppressions: the list is too long once made absolute");
+        if (ok)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? "," : "", abs);
+    }
+    sc_report_free(r);
+    if (ok)
+        memcpy(o->suppressions, list, used + 1);
+    return ok;
+}
+
+/* Checks what SCORD_OPTIONS cannot: the exit code range, the error level, the
+ * suppressions files, and the log file pattern, which is made absolute. */
 static bool check_options(ScOptions *o, ScErr *err)
 {
     if (o->error_exitcode > 255)
@@ -222,6 +270,8 @@ static bool check_options(ScOptions *o, ScErr *err)
                           o->error_exitcode);
     if (strcmp(o->error_level, "error") != 0 && strcmp(o->error_level, "warning") != 0)
         return sc_err_set(err, "--error-level %s: the level is error or warning", o->error_level);
+    if (!check_suppressions(o, err))
+        return false;
     if (!o->log_file[0])
         return true;
     ScBuf probe = {0};
@@ -231,18 +281,10 @@ static bool check_options(ScOptions *o, ScErr *err)
         sc_err_wrap(err, "--log-file '%s': ", o->log_file);
         return false;
     }
-    if (o->log_file[0] == '/')
-        return true;
-    char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd))
-        return sc_err_set(err, "--log-file '%s': cannot read the current directory: %s",
-                          o->log_file, strerror(errno));
     char abs[SC_OPTION_STRING_MAX];
-    int n = snprintf(abs, sizeof abs, "%s/%s", cwd, o->log_file);
-    if (n < 0 || (size_t)n >= sizeof abs)
-        return sc_err_set(err, "--log-file '%s': path too long once made absolute",
-                          o->log_file);
-    memcpy(o->log_file, abs, (size_t)n + 1);
+    if (!absolute_path("--log-file", o->log_file, abs, sizeof abs, err))
+        return false;
+    memcpy(o->log_file, abs, strlen(abs) + 1);
     return true;
 }
 

@@ -81,6 +81,16 @@ static void make_report(const ScOptions *o)
     }
     copy_path(json_path, o->json_file, "json_file");
     copy_path(sarif_path, o->sarif_file, "sarif_file");
+    /* The launcher read these files already; SCORD_OPTIONS set by hand may name others. */
+    for (const char *p = o->suppressions; sc_ctx.report && *p;) {
+        size_t n = strcspn(p, ",");
+        char path[SC_OPTION_STRING_MAX];
+        snprintf(path, sizeof path, "%.*s", (int)n, p);
+        p += n + (p[n] == ',');
+        ScErr err = {0};
+        if (n && !sc_report_load_suppressions(sc_ctx.report, path, &err))
+            sc_log("scord: %s; its rules are not used\n", err.msg);
+    }
 }
 
 static void init(void)

@@ -287,6 +287,50 @@ TEST(exec_failure)
     unlink(file);
 }
 
+static const char print_options[] = "printf %s \"$SCORD_OPTIONS\"";
+
+/* --suppressions: the launcher reads every file before the program runs; a file it
+ * cannot read or a line that is no rule stops it (exit 1, file, line and column
+ * named); the library gets every path made absolute. */
+TEST(suppressions_files)
+{
+    char good[PATH_MAX + 32], bad[PATH_MAX + 32], rel[PATH_MAX + 64];
+    snprintf(good, sizeof good, "%s/good.supp", tmp);
+    snprintf(bad, sizeof bad, "%s/bad.supp", tmp);
+    FILE *f = fopen(good, "w");
+    fputs("# third-party code\nrace:third_party/\nkernel:^warmup\n", f);
+    fclose(f);
+    f = fopen(bad, "w");
+    fputs("race:ok\nrce:typo\n", f);
+    fclose(f);
+
+    Result r = run(ARGS("--suppressions", bad, "sh", "-c", "echo ran"));
+    CHECK_CODE(1, r);
+    CHECK_CONTAINS(r.err, "bad.supp:2:1: unknown suppression type 'rce'");
+    CHECK_STR("", r.out);
+    done(&r);
+
+    r = run(ARGS("--suppressions", "no-such-file.supp", "true"));
+    CHECK_CODE(1, r);
+    CHECK_CONTAINS(r.err, "no-such-file.supp: cannot open the suppressions file: No such file or directory");
+    done(&r);
+
+    /* Two files, one relative (the tests run from the repository root), one absolute. */
+    char cwd[PATH_MAX];
+    CHECK(getcwd(cwd, sizeof cwd) != NULL);
+    const char *base = strrchr(tmp, '/');
+    snprintf(rel, sizeof rel, "%s/tests%s/good.supp", sc_test_build_dir(), base ? base : "");
+    char both[2 * PATH_MAX + 128], want[3 * PATH_MAX + 256];
+    snprintf(both, sizeof both, "%s,%s", rel, good);
+    r = run(ARGS("--suppressions", both, "sh", "-c", print_options));
+    CHECK_CODE(0, r);
+    snprintf(want, sizeof want, ":suppressions=%s/%s,%s", cwd, rel, good);
+    CHECK_CONTAINS(r.out, want);
+    done(&r);
+    unlink(good);
+    unlink(bad);
+}
+
 TEST(usage_errors)
 {
     const struct {
@@ -327,7 +371,7 @@ TEST(usage_errors)
     Result r = run_env(ARGS("true"), ARGS("SCORD_OPTIONS=print_limit=1:bogus=2"));
     CHECK_CODE(1, r);
     CHECK_STR("scord: SCORD_OPTIONS: column 15: unknown option 'bogus'; valid options: "
-              "verbose, log_file, error_exitcode, error_level, print_limit, detect, json_file, sarif_file, cache_dir, no_cache, shadow, cut, cache_mb, prune\n",
+              "verbose, log_file, error_exitcode, error_level, print_limit, detect, json_file, sarif_file, cache_dir, no_cache, shadow, cut, cache_mb, prune, suppressions\n",
               r.err);
     done(&r);
     r = run_env(ARGS("--version"), ARGS("SCORD_OPTIONS=bogus=2"));
@@ -335,32 +379,30 @@ TEST(usage_errors)
     done(&r);
 }
 
-static const char print_options[] = "printf %s \"$SCORD_OPTIONS\"";
-
 TEST(option_forms)
 {
     Result r = run(ARGS("sh", "-c", print_options));
     CHECK_CODE(0, r);
-    CHECK_STR("verbose=false:log_file=:error_exitcode=0:error_level=error:print_limit=100:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true", r.out);
+    CHECK_STR("verbose=false:log_file=:error_exitcode=0:error_level=error:print_limit=100:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:suppressions=", r.out);
     done(&r);
 
     r = run(ARGS("--verbose", "--log-file", "/tmp/a.log", "--error-exitcode", "5",
                  "--print-limit", "7", "sh", "-c", print_options));
     CHECK_CODE(0, r);
-    CHECK_STR("verbose=true:log_file=/tmp/a.log:error_exitcode=5:error_level=error:print_limit=7:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true", r.out);
+    CHECK_STR("verbose=true:log_file=/tmp/a.log:error_exitcode=5:error_level=error:print_limit=7:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:suppressions=", r.out);
     done(&r);
 
     r = run(ARGS("--verbose=false", "--log-file=/tmp/b:c\\d.log", "--error-exitcode=6",
                  "--print-limit=0", "sh", "-c", print_options));
     CHECK_CODE(0, r);
-    CHECK_STR("verbose=false:log_file=/tmp/b\\:c\\\\d.log:error_exitcode=6:error_level=error:print_limit=0:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true",
+    CHECK_STR("verbose=false:log_file=/tmp/b\\:c\\\\d.log:error_exitcode=6:error_level=error:print_limit=0:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:suppressions=",
               r.out);
     done(&r);
 
     /* A flag takes a following true or false as its value, and nothing else. */
     r = run(ARGS("--detect", "false", "--verbose", "true", "--no-cache", "sh", "-c", print_options));
     CHECK_CODE(0, r);
-    CHECK_STR("verbose=true:log_file=:error_exitcode=0:error_level=error:print_limit=100:detect=false:json_file=:sarif_file=:cache_dir=:no_cache=true:shadow=full:cut=none:cache_mb=0:prune=true", r.out);
+    CHECK_STR("verbose=true:log_file=:error_exitcode=0:error_level=error:print_limit=100:detect=false:json_file=:sarif_file=:cache_dir=:no_cache=true:shadow=full:cut=none:cache_mb=0:prune=true:suppressions=", r.out);
     done(&r);
 
     /* A later flag wins; a relative log file is made absolute. */
@@ -369,7 +411,7 @@ TEST(option_forms)
     char cwd[PATH_MAX], want[2 * PATH_MAX];
     CHECK(getcwd(cwd, sizeof cwd) != NULL);
     snprintf(want, sizeof want, "verbose=false:log_file=%s/rel-%%p.log:error_exitcode=0:"
-             "error_level=error:print_limit=2:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true", cwd);
+             "error_level=error:print_limit=2:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:suppressions=", cwd);
     CHECK_CODE(0, r);
     CHECK_STR(want, r.out);
     done(&r);
@@ -381,7 +423,7 @@ TEST(options_from_environment)
     Result r = run_env(ARGS("--print-limit", "9", "sh", "-c", print_options),
                        ARGS("SCORD_OPTIONS=print_limit=5:verbose=1:error_exitcode=3"));
     CHECK_CODE(0, r);
-    CHECK_STR("verbose=true:log_file=:error_exitcode=3:error_level=error:print_limit=9:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true", r.out);
+    CHECK_STR("verbose=true:log_file=:error_exitcode=3:error_level=error:print_limit=9:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:suppressions=", r.out);
     done(&r);
     /* The stand-in library parsed what scord passed. */
     r = run(ARGS("--log-file=/x:y", "sh", "-c", "printf %s \"$SCORD_FAKE_LOADED\""));
@@ -404,7 +446,7 @@ TEST(double_dash)
     r = run(ARGS("--print-limit", "3", "--", "sh", "-c", "printf '%s|' \"$@\" \"$SCORD_OPTIONS\"",
                  "x", "--help", "--", "--bogus"));
     CHECK_CODE(0, r);
-    CHECK_STR("--help|--|--bogus|verbose=false:log_file=:error_exitcode=0:error_level=error:print_limit=3:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true|", r.out);
+    CHECK_STR("--help|--|--bogus|verbose=false:log_file=:error_exitcode=0:error_level=error:print_limit=3:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:suppressions=|", r.out);
     done(&r);
     r = run(ARGS("sh", "-c", "printf '%s|' \"$@\"", "x", "--version"));
     CHECK_CODE(0, r);
@@ -806,6 +848,7 @@ int main(int argc, char **argv)
     RUN(signal_death);
     RUN(exec_failure);
     RUN(usage_errors);
+    RUN(suppressions_files);
     RUN(option_forms);
     RUN(options_from_environment);
     RUN(double_dash);
