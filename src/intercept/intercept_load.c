@@ -239,7 +239,10 @@ static char *instrument_text(ScModuleRec *m, const char *ptx, size_t len, bool d
                              ScErr *err)
 {
     ScBuf out = {0};
-    ScInstrOpts opts = {.site_base = sc_ctx.next_site, .prune = sc_ctx.prune};
+    /* Not in a unit of a link (-rdc, cuLink): a function of another unit it calls may
+     * issue copies that land after the caller's next barrier, which the unit's own
+     * walk cannot see (instr_prune.c). */
+    ScInstrOpts opts = {.site_base = sc_ctx.next_site, .prune = sc_ctx.prune && define};
     ScPtxModule *pm = sc_ptx_parse(ptx, len, "module", err);
     bool ok = pm && keep_globals(m, pm, err) && sc_instr_module(pm, &opts, res, err) &&
               (define ? sc_instr_link_runtime(pm, runtime_ptx(), err)
