@@ -261,8 +261,39 @@ static bool check_suppressions(ScOptions *o, ScErr *err)
     return ok;
 }
 
+/* An output file pattern (%p for the process id): checked, made absolute (the program
+ * may change directory before it writes), and its directory found writable now rather
+ * than when the file is written, at the program's exit. */
+static bool check_output_path(const char *what, char *pattern, ScErr *err)
+{
+    if (!pattern[0])
+        return true;
+    ScBuf probe = {0};
+    bool ok = sc_options_log_path(pattern, 1, &probe, err);
+    sc_buf_free(&probe);
+    if (!ok) {
+        sc_err_wrap(err, "%s '%s': ", what, pattern);
+        return false;
+    }
+    char abs[SC_OPTION_STRING_MAX];
+    if (!absolute_path(what, pattern, abs, sizeof abs, err))
+        return false;
+    char dir[SC_OPTION_STRING_MAX];
+    snprintf(dir, sizeof dir, "%s", abs);
+    char *slash = strrchr(dir, '/');
+    if (slash == dir)
+        slash[1] = '\0';
+    else
+        *slash = '\0';
+    if (access(dir, W_OK | X_OK) != 0)
+        return sc_err_set(err, "%s '%s': cannot write in the directory %s: %s", what, pattern, dir,
+                          strerror(errno));
+    memcpy(pattern, abs, strlen(abs) + 1);
+    return true;
+}
+
 /* Checks what SCORD_OPTIONS cannot: the exit code range, the error level, the
- * suppressions files, and the log file pattern, which is made absolute. */
+ * suppressions files, and the output files. */
 static bool check_options(ScOptions *o, ScErr *err)
 {
     if (o->error_exitcode > 255)
@@ -270,22 +301,9 @@ static bool check_options(ScOptions *o, ScErr *err)
                           o->error_exitcode);
     if (strcmp(o->error_level, "error") != 0 && strcmp(o->error_level, "warning") != 0)
         return sc_err_set(err, "--error-level %s: the level is error or warning", o->error_level);
-    if (!check_suppressions(o, err))
-        return false;
-    if (!o->log_file[0])
-        return true;
-    ScBuf probe = {0};
-    bool ok = sc_options_log_path(o->log_file, 1, &probe, err);
-    sc_buf_free(&probe);
-    if (!ok) {
-        sc_err_wrap(err, "--log-file '%s': ", o->log_file);
-        return false;
-    }
-    char abs[SC_OPTION_STRING_MAX];
-    if (!absolute_path("--log-file", o->log_file, abs, sizeof abs, err))
-        return false;
-    memcpy(o->log_file, abs, strlen(abs) + 1);
-    return true;
+    return check_suppressions(o, err) && check_output_path("--log-file", o->log_file, err) &&
+           check_output_path("--json-file", o->json_file, err) &&
+           check_output_path("--sarif-file", o->sarif_file, err);
 }
 
 /* libscord.so lives in ../lib next to the directory of the scord binary, in the build

@@ -356,6 +356,10 @@ TEST(usage_errors)
         {ARGS("--error-level", "info", "true"), "scord: --error-level info: the level is error or warning\n"},
         {ARGS("--log-file", "run-%d.log", "true"),
          "scord: --log-file 'run-%d.log': column 5: '%' must be followed by 'p'"},
+        {ARGS("--json-file", "/scord-test-no-such-dir/r-%p.json", "true"),
+         "scord: --json-file '/scord-test-no-such-dir/r-%p.json': cannot write in the directory "
+         "/scord-test-no-such-dir: No such file or directory\n"},
+        {ARGS("--sarif-file", "r-%x.sarif", "true"), "scord: --sarif-file 'r-%x.sarif': column 3: "},
         {ARGS("--verbose"), "scord: no program to run\nUsage: scord"},
         {ARGS("--"), "scord: no program to run\n"},
     };
@@ -405,13 +409,15 @@ TEST(option_forms)
     CHECK_STR("verbose=true:log_file=:error_exitcode=0:error_level=error:print_limit=100:detect=false:json_file=:sarif_file=:cache_dir=:no_cache=true:shadow=full:cut=none:cache_mb=0:prune=true:suppressions=", r.out);
     done(&r);
 
-    /* A later flag wins; a relative log file is made absolute. */
-    r = run(ARGS("--print-limit=1", "--print-limit", "2", "--log-file", "rel-%p.log", "sh",
-                 "-c", print_options));
-    char cwd[PATH_MAX], want[2 * PATH_MAX];
+    /* A later flag wins; relative output files are made absolute. */
+    r = run(ARGS("--print-limit=1", "--print-limit", "2", "--log-file", "rel-%p.log", "--json-file",
+                 "r.json", "--sarif-file", "r-%p.sarif", "sh", "-c", print_options));
+    char cwd[PATH_MAX], want[4 * PATH_MAX];
     CHECK(getcwd(cwd, sizeof cwd) != NULL);
     snprintf(want, sizeof want, "verbose=false:log_file=%s/rel-%%p.log:error_exitcode=0:"
-             "error_level=error:print_limit=2:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:suppressions=", cwd);
+             "error_level=error:print_limit=2:detect=true:json_file=%s/r.json:sarif_file=%s/r-%%p.sarif:"
+             "cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:suppressions=", cwd, cwd,
+             cwd);
     CHECK_CODE(0, r);
     CHECK_STR(want, r.out);
     done(&r);
