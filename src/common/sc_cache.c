@@ -160,7 +160,7 @@ ScCacheLookup sc_cache_lookup(const char *dir, const ScCacheKey *key, void **pay
         sc_err_set(err, "out of memory");
         return SC_CACHE_UNUSABLE;
     }
-    int fd = open(path.data, O_RDONLY | O_CLOEXEC);
+    int fd = open(path.data, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) {
         bool absent = errno == ENOENT || errno == ENOTDIR;
         if (!absent)
@@ -175,6 +175,9 @@ ScCacheLookup sc_cache_lookup(const char *dir, const ScCacheKey *key, void **pay
         sc_err_set(err, "cannot stat %s: %s", path.data, strerror(errno));
     } else if (!S_ISREG(st.st_mode)) {
         sc_err_set(err, "%s is not a regular file", path.data);
+    } else if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+        sc_err_set(err, "%s is %s: not used", path.data,
+                   st.st_uid != geteuid() ? "owned by another user" : "writable by other users");
     } else if ((uint64_t)st.st_size > SC_CACHE_HEADER_SIZE + (uint64_t)SC_CACHE_MAX_PAYLOAD) {
         sc_err_set(err, "%s: too large for an entry (%lld bytes)", path.data,
                    (long long)st.st_size);
@@ -369,4 +372,18 @@ bool sc_cache_default_dir(const char *xdg_cache_home, const char *home, ScBuf *o
     else if (absolute(home))
         sc_buf_printf(out, "%s/.cache/scord", home);
     return out->len > 0 && !out->oom;
+}
+
+bool sc_cache_dir_safe(const char *dir, ScErr *err)
+{
+    struct stat st;
+    if (lstat(dir, &st) != 0)
+        return errno == ENOENT || sc_err_set(err, "cannot stat %s: %s", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return sc_err_set(err, "%s is not a directory", dir);
+    if (st.st_uid != geteuid())
+        return sc_err_set(err, "%s is owned by another user", dir);
+    if (st.st_mode & (S_IWGRP | S_IWOTH))
+        return sc_err_set(err, "%s is writable by other users", dir);
+    return true;
 }

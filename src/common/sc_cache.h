@@ -61,7 +61,9 @@ typedef enum ScCacheLookup {
 } ScCacheLookup;
 
 /* Reads key's entry from dir. A hit also marks the entry used now (its mtime),
- * which is the age that sc_cache_trim evicts by. */
+ * which is the age that sc_cache_trim evicts by. An entry another user owns, or
+ * others may write, or a symbolic link, is unusable: another user could have put
+ * code there for scord to hand to the driver. */
 ScCacheLookup sc_cache_lookup(const char *dir, const ScCacheKey *key, void **payload, size_t *len,
                               ScErr *err);
 
@@ -97,5 +99,9 @@ bool sc_cache_trim(const char *dir, uint64_t max_bytes, time_t now, ScCacheTrimS
  * is an absolute path (the XDG base directory rule), else $HOME/.cache/scord.
  * False, with out empty, when neither gives one. */
 bool sc_cache_default_dir(const char *xdg_cache_home, const char *home, ScBuf *out);
+
+/* Whether dir may hold the cache: absent (sc_cache_store creates it private), or a
+ * directory the user owns that no other user may write. False says why in err. */
+bool sc_cache_dir_safe(const char *dir, ScErr *err);
 
 #endif

@@ -98,6 +98,15 @@ static void describe_driver_build(void *driver_symbol)
 
 static void describe_driver(void)
 {
+    /* Checked once, before the first lookup: entries are checked one by one too. */
+    ScErr unsafe = {0};
+    if (compile.dir[0] && !sc_cache_dir_safe(compile.dir, &unsafe)) {
+        sc_log("scord: the cache of compiled modules is off: %s (another user could put code "
+               "there for scord to load)\n",
+               unsafe.msg);
+        compile.dir[0] = '\0';
+        compile.off_reason = "its directory is not private to the user";
+    }
     CompileDriver *d = &compile.drv;
     *(void **)&d->driver_get_version = sc_driver_sym("cuDriverGetVersion");
     *(void **)&d->ctx_get_current = sc_driver_sym("cuCtxGetCurrent");

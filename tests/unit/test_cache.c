@@ -502,6 +502,62 @@ TEST(trim)
     remove_scratch();
 }
 
+/* Entries and directories another user could have written are not used: an entry
+ * others may write, one another user owns (only root can make one here), a symbolic
+ * link; a cache directory others may write, another user's, or no directory. */
+TEST(unsafe_entries_and_directories)
+{
+    make_scratch();
+    ScCacheKey key = key_of("module");
+    ScErr err = {0};
+    char *payload = NULL;
+    size_t len;
+    CHECK(sc_cache_store(scratch, &key, "0123456789", 10, &err));
+    char *path = entry_path(scratch, &key);
+    CHECK(chmod(path, 0666) == 0);
+    CHECK_INT(SC_CACHE_UNUSABLE, lookup(scratch, &key, &payload, &len, &err));
+    CHECK_CONTAINS(err.msg, "writable by other users: not used");
+    CHECK(chmod(path, 0600) == 0);
+    CHECK_INT(SC_CACHE_HIT, lookup(scratch, &key, &payload, &len, &err));
+    free(payload);
+    payload = NULL;
+    if (geteuid() == 0) {
+        CHECK(chown(path, 65534, 65534) == 0);
+        CHECK_INT(SC_CACHE_UNUSABLE, lookup(scratch, &key, &payload, &len, &err));
+        CHECK_CONTAINS(err.msg, "owned by another user: not used");
+        CHECK(chown(path, 0, 0) == 0);
+    }
+    char moved[256];
+    snprintf(moved, sizeof moved, "%s/elsewhere", scratch);
+    CHECK(rename(path, moved) == 0 && symlink(moved, path) == 0);
+    CHECK_INT(SC_CACHE_UNUSABLE, lookup(scratch, &key, &payload, &len, &err));
+    CHECK(payload == NULL);
+
+    err = (ScErr){0};
+    CHECK(sc_cache_dir_safe(scratch, &err));
+    char absent[256], file[256];
+    snprintf(absent, sizeof absent, "%s/not-yet", scratch);
+    CHECK(sc_cache_dir_safe(absent, &err));
+    CHECK(chmod(scratch, 0777) == 0);
+    err = (ScErr){0};
+    CHECK(!sc_cache_dir_safe(scratch, &err));
+    CHECK_CONTAINS(err.msg, "is writable by other users");
+    CHECK(chmod(scratch, 0700) == 0);
+    snprintf(file, sizeof file, "%s/a-file", scratch);
+    write_file(file, "x", 1);
+    err = (ScErr){0};
+    CHECK(!sc_cache_dir_safe(file, &err));
+    CHECK_CONTAINS(err.msg, "is not a directory");
+    if (geteuid() == 0) {
+        CHECK(chown(scratch, 65534, 65534) == 0);
+        err = (ScErr){0};
+    CHECK(!sc_cache_dir_safe(scratch, &err));
+        CHECK_CONTAINS(err.msg, "is owned by another user");
+        CHECK(chown(scratch, 0, 0) == 0);
+    }
+    free(path);
+}
+
 TEST(default_dir)
 {
     ScBuf b = {0};
@@ -558,6 +614,7 @@ int main(void)
     RUN(store_failures);
     RUN(store_is_atomic);
     RUN(trim);
+    RUN(unsafe_entries_and_directories);
     RUN(default_dir);
     RUN(options);
     return TEST_REPORT();
