@@ -41,8 +41,12 @@ static void open_log(const ScOptions *o)
 
 static void write_summary(void);
 
-/* Where the JSON and SARIF documents go at exit ("" for none). */
+/* Where the JSON and SARIF documents go at exit ("" for none): their patterns, and
+ * the paths expanded for the process paths_pid. A child that fork() made without an
+ * exec keeps the library's state: it expands the patterns again for its own %p. */
+static char json_pattern[SC_OPTION_STRING_MAX], sarif_pattern[SC_OPTION_STRING_MAX];
 static char json_path[SC_OPTION_STRING_MAX], sarif_path[SC_OPTION_STRING_MAX];
+static long paths_pid;
 
 /* The report's view of the allocation table; called while the context lock is held. */
 static bool find_alloc(void *ctx, uint64_t addr, ScReportAlloc *out)
@@ -79,8 +83,11 @@ static void make_report(const ScOptions *o)
         sc_log("scord: out of memory; races will not be checked\n");
         sc_ctx.detect = false;
     }
-    copy_path(json_path, o->json_file, "json_file");
-    copy_path(sarif_path, o->sarif_file, "sarif_file");
+    snprintf(json_pattern, sizeof json_pattern, "%s", o->json_file);
+    snprintf(sarif_pattern, sizeof sarif_pattern, "%s", o->sarif_file);
+    paths_pid = (long)getpid();
+    copy_path(json_path, json_pattern, "json_file");
+    copy_path(sarif_path, sarif_pattern, "sarif_file");
     /* The launcher read these files already; SCORD_OPTIONS set by hand may name others. */
     for (const char *p = o->suppressions; sc_ctx.report && *p;) {
         size_t n = strcspn(p, ",");
@@ -258,6 +265,10 @@ static void write_summary(void)
             sc_report_emit_summary(sc_ctx.report, &out);
         if (out.len)
             sc_log("%s", out.data);
+        if ((long)getpid() != paths_pid) {
+            copy_path(json_path, json_pattern, "json_file");
+            copy_path(sarif_path, sarif_pattern, "sarif_file");
+        }
         write_document(json_path, sc_report_emit_json);
         write_document(sarif_path, sc_report_emit_sarif);
         ScReportCounts counts;
