@@ -1047,6 +1047,41 @@ SC_HD static inline int rules_pair(const RulesRel *r, const ScRulesAccess *a, in
  * against every unordered class, then move every class to its position relative to
  * the accessor and add the access. fp: RULES_FP_* of the history's strong accesses
  * (the same bytes are a condition of moral strength). */
+/* Whether a race-free weak read or atomic (a->cls) joins the history of its class and
+ * leaves the word as it is (READ_JOINS, ATOMIC_JOINS): an access of another warp in the
+ * recorder's barrier epoch (of another block), where the history already holds accesses
+ * of its class of other warps (blocks) and nothing else but what a barrier of the
+ * recorder's block ordered before (another block's: nothing else at all). Recorded, it
+ * would leave its own access at SELF and the recorder's with the others at BLOCK
+ * (GRID), where no clock of a later thread but a barrier's orders them and no release
+ * covers them: every later access gets the verdict it gets with this one at BLOCK (GRID)
+ * among them and the recorder kept, since a barrier that orders the recorder's epoch
+ * before a thread (block-wide, as BLOCK takes it) orders this access too. So the word
+ * stays: 32 warps that read one word of a tile between two barriers swap it twice, not
+ * 32 times, and a counter every thread of the grid increments is swapped by the
+ * recorder's warp only. Not when the class must rise to get there: the recorder's SELF
+ * access may be what a release it makes covers for a thread that takes it (the
+ * checker's one-recorder false alarms rose from 70 to 96 that way). Not on a word with
+ * a trail (the site word's SC_RULES_SITE_TRAIL), which would not hold this access. An
+ * atomic must also be morally strong with the atomics there and with any later atomic
+ * they are morally strong with: gpu scope or wider across blocks; cta scope in the
+ * block only where xcta already says a cta-scoped one is there. */
+SC_HD static inline int rules_joins(const ScRulesState *s, const ScRulesAccess *a, const RulesRel *r)
+{
+    int cls = a->cls;
+    if (r->same_warp || r->blk_synced || r->acq || a->moved || (a->hint & SC_RULES_SITE_TRAIL) ||
+        (r->same_blk && (a->bar_own != s->bar || a->bar_seen)) ||
+        s->reach[cls] < (r->same_blk ? SC_RULES_POS_BLOCK : SC_RULES_POS_GRID))
+        return 0;
+    if (cls == SC_RULES_CLS_ATOMIC &&
+        (r->same_blk ? rules_block_scoped(a->scope) && !s->xcta : a->scope < SC_RULES_SCOPE_GPU))
+        return 0;
+    for (int c = 0; c < SC_RULES_NCLS; c++)
+        if (c != cls && s->reach[c] != SC_RULES_POS_NONE && !(r->same_blk && s->reach[c] == SC_RULES_POS_BSYNC))
+            return 0;
+    return 1;
+}
+
 SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *a, int fp,
                                     ScRulesState *n, ScRulesVerdict *v)
 {
@@ -1237,62 +1272,14 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
         }
         return;
     }
-    if (cls == SC_RULES_CLS_READ && warn_c < 0 && !unsure_warn && fp == RULES_FP_SAME && !r.same_warp &&
-        !r.blk_synced && !r.acq && !(a->hint & SC_RULES_SITE_TRAIL) &&
-        (!r.same_blk || (a->bar_own == s->bar && !a->bar_seen)) &&
-        s->reach[SC_RULES_CLS_READ] >= (r.same_blk ? SC_RULES_POS_BLOCK : SC_RULES_POS_GRID)) {
-        /* A weak read of another warp in the recorder's barrier epoch (of another
-         * block), where the history already holds reads of other warps (blocks) and
-         * nothing else but what a barrier of the recorder's block ordered before
-         * (another block's read: nothing else at all). Recorded, it would leave its own
-         * read at SELF and the recorder's with the others at BLOCK (GRID), where no
-         * clock of a later thread but a barrier's orders them and no release covers
-         * them: every later access gets the verdict it gets with this read at BLOCK
-         * (GRID) among them and the recorder kept, since a barrier that orders the
-         * recorder's epoch before a thread (block-wide, as BLOCK takes it) orders this
-         * read's too. So the word stays: 32 warps that read one word of a tile between
-         * two barriers swap it twice, not 32 times. Not when the read class must rise
-         * to get there: the recorder's SELF read may be what a release it makes covers
-         * for a thread that takes it (the checker's one-recorder false alarms rose
-         * from 70 to 96 that way). Not on a word with a trail (the site word's
-         * SC_RULES_SITE_TRAIL), which would not hold this read. */
-        int reads_only = 1;
-        for (int c = 0; c < SC_RULES_NCLS; c++)
-            if (c != SC_RULES_CLS_READ && s->reach[c] != SC_RULES_POS_NONE &&
-                !(r.same_blk && s->reach[c] == SC_RULES_POS_BSYNC))
-                reads_only = 0;
-        if (reads_only) {
+    if ((cls == SC_RULES_CLS_READ || cls == SC_RULES_CLS_ATOMIC) && warn_c < 0 && !unsure_warn &&
+        fp == RULES_FP_SAME && rules_joins(s, a, &r)) {
+        if (cls == SC_RULES_CLS_READ)
             SC_RULES_COV(READ_JOINS);
-            *n = *s;
-            return;
-        }
-    }
-    if (cls == SC_RULES_CLS_ATOMIC && warn_c < 0 && !unsure_warn && fp == RULES_FP_SAME && !r.same_warp &&
-        !r.blk_synced && !r.acq && !a->moved && !(a->hint & SC_RULES_SITE_TRAIL) &&
-        (!r.same_blk || (a->bar_own == s->bar && !a->bar_seen)) &&
-        s->reach[SC_RULES_CLS_ATOMIC] >= (r.same_blk ? SC_RULES_POS_BLOCK : SC_RULES_POS_GRID) &&
-        (r.same_blk ? !rules_block_scoped(a->scope) || s->xcta : a->scope >= SC_RULES_SCOPE_GPU)) {
-        /* Atomics join atomics, as reads join reads (READ_JOINS, whose argument this
-         * is): an atomic of another warp in the recorder's barrier epoch (of another
-         * block) on a word whose history holds atomics of other warps (blocks) and
-         * nothing else but what a barrier of the recorder's block ordered before. At
-         * BLOCK (GRID) only a block-wide barrier orders it and no release covers it,
-         * as for the atomics already there; it is morally strong with them and with
-         * any later atomic they are morally strong with (its scope spans what theirs
-         * must: gpu across blocks; cta in the block only where xcta already says a
-         * cta-scoped one is there). A counter every thread of the grid increments
-         * stays one word that the recorder's warp swaps, not a word every increment
-         * swaps. */
-        int atomics_only = 1;
-        for (int c = 0; c < SC_RULES_NCLS; c++)
-            if (c != SC_RULES_CLS_ATOMIC && s->reach[c] != SC_RULES_POS_NONE &&
-                !(r.same_blk && s->reach[c] == SC_RULES_POS_BSYNC))
-                atomics_only = 0;
-        if (atomics_only) {
+        else
             SC_RULES_COV(ATOMIC_JOINS);
-            *n = *s;
-            return;
-        }
+        *n = *s;
+        return;
     }
     if (cls == SC_RULES_CLS_WRITE) {
         /* Race-free, a weak write is ordered after everything before it and everything
