@@ -240,17 +240,12 @@ static bool check_suppressions(ScOptions *o, ScErr *err)
     if (!r)
         return sc_err_set(err, "out of memory");
     bool ok = true;
-    for (const char *p = o->suppressions; ok && *p;) {
-        size_t n = strcspn(p, ",");
-        char path[SC_OPTION_STRING_MAX], abs[SC_OPTION_STRING_MAX];
-        snprintf(path, sizeof path, "%.*s", (int)n, p);
-        p += n + (p[n] == ',');
-        if (!n)
-            continue;
+    const char *items = o->suppressions;
+    char path[SC_OPTION_STRING_MAX], abs[SC_OPTION_STRING_MAX];
+    while (ok && sc_options_list_next(&items, path, sizeof path)) {
         ok = absolute_path("--suppressions", path, abs, sizeof abs, err) &&
              sc_report_load_suppressions(r, abs, err);
-        size_t len = strlen(abs);
-        if (ok && used + (used > 0) + len >= sizeof list)
+        if (ok && used + (used > 0) + strlen(abs) >= sizeof list)
             ok = sc_err_set(err, "--suppressions: the list is too long once made absolute");
         if (ok)
             used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? "," : "", abs);

@@ -303,3 +303,16 @@ bool sc_status_parse(const char *text, size_t len, unsigned long *races, size_t 
     }
     return true;
 }
+
+bool sc_options_list_next(const char **list, char *item, size_t cap)
+{
+    const char *p = *list;
+    while (*p == ',')
+        p++;
+    size_t n = strcspn(p, ",");
+    *list = p + n;
+    if (!n)
+        return false;
+    snprintf(item, cap, "%.*s", (int)n, p);
+    return true;
+}

@@ -66,6 +66,11 @@ void sc_options_format_env(const ScOptions *o, ScBuf *out);
  * '%' is an error naming its column. */
 bool sc_options_log_path(const char *pattern, long pid, ScBuf *out, ScErr *err);
 
+/* The next item of a comma-separated option value (--suppressions), copied into item
+ * (cap bytes, cut if longer), *list advanced past it; empty items are skipped. False
+ * when none is left. */
+bool sc_options_list_next(const char **list, char *item, size_t cap);
+
 /* The status channel. The launcher creates a pipe, passes its write end to the
  * program as SCORD_STATUS_FD (inherited, non-blocking) and reads the other end.
  * Every process of the program that runs libscord.so writes exactly one line

@@ -89,13 +89,11 @@ static void make_report(const ScOptions *o)
     copy_path(json_path, json_pattern, "json_file");
     copy_path(sarif_path, sarif_pattern, "sarif_file");
     /* The launcher read these files already; SCORD_OPTIONS set by hand may name others. */
-    for (const char *p = o->suppressions; sc_ctx.report && *p;) {
-        size_t n = strcspn(p, ",");
-        char path[SC_OPTION_STRING_MAX];
-        snprintf(path, sizeof path, "%.*s", (int)n, p);
-        p += n + (p[n] == ',');
+    const char *list = o->suppressions;
+    char path[SC_OPTION_STRING_MAX];
+    while (sc_ctx.report && sc_options_list_next(&list, path, sizeof path)) {
         ScErr err = {0};
-        if (n && !sc_report_load_suppressions(sc_ctx.report, path, &err))
+        if (!sc_report_load_suppressions(sc_ctx.report, path, &err))
             sc_log("scord: %s; its rules are not used\n", err.msg);
     }
 }
