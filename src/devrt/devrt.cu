@@ -966,27 +966,38 @@ static __device__ uint64_t *sync_claim(const ScDevLaunch *l, uint64_t key, bool 
  * release, or a weak one, never takes over another flag's entry: it only names causes
  * (a flag without an entry acquires nothing either), and every bin of a histogram
  * counted with atomics would otherwise evict the lock's chain its blocks took. */
-extern "C" __device__ __noinline__ void __scord_sync_publish(ScDevLaunch *l, uint64_t key, uint64_t rec, bool rmw,
-                                                             uint32_t also, uint32_t broken)
+extern "C" __device__ __noinline__ uint32_t __scord_sync_publish(ScDevLaunch *l, uint64_t key, uint64_t rec,
+                                                                 bool rmw, uint32_t also, uint32_t broken)
 {
     uint32_t tag = sc_dev_sync_tag(key);
     bool yields = !(rec & SC_RULES_REC_SET) || (rec & SC_DEV_REC_WEAK);
     uint64_t old;
     uint64_t *e = sync_claim(l, key, yields, &old);
     if (!e)
-        return;
+        return 0;
     uint32_t head = (uint32_t)old == tag ? (uint32_t)(old >> 32) : 0;
     uint64_t head_rec;
     uint32_t head_prev;
     if (head && read_node(l, head, &head_rec, &head_prev) && head_rec == rec && (rmw || !head_prev))
-        return; /* the chain says so already */
+        return head; /* the chain says so already */
     uint32_t seq = atomicAdd(&l->sync_used, 1u) + 1u;
     ScDevSyncNode *n = sync_node(l, seq);
     for (;;) {
+        uint32_t start = seq, depth = 1;
+        if (rmw && head) {
+            const ScDevSyncNode *h = sync_node(l, head);
+            start = load_gpu32(&h->start);
+            depth = load_gpu32(&h->depth) + 1u;
+            __threadfence();
+            if (load_gpu32(&h->self) != head)
+                start = 0;
+        }
         n->rec = rec;
         n->prev = rmw ? head : 0;
         n->also = also;
         n->broken = broken;
+        n->start = start;
+        n->depth = depth;
         __threadfence();
         n->self = seq;
         /* The node before the entry; the entry before the flag's own write. */
@@ -996,12 +1007,13 @@ extern "C" __device__ __noinline__ void __scord_sync_publish(ScDevLaunch *l, uin
             break;
         old = seen;
         if ((uint32_t)old != tag && !(e = sync_claim(l, key, yields, &old)))
-            return; /* another flag took the entry meanwhile: look again */
+            return 0; /* another flag took the entry meanwhile: look again */
         head = (uint32_t)old == tag ? (uint32_t)(old >> 32) : 0;
     }
     if (old && (uint32_t)old != tag)
         atomicAdd(&l->sync_lost, 1u);
     __threadfence();
+    return seq;
 }
 
 /* The cause of a failed synchronization through a flag read by an access of `info`. */
@@ -1238,7 +1250,9 @@ extern "C" __device__ __noinline__ bool __scord_sync_access(ScDevLaunch *l, uint
     uint64_t flag = scope == SC_ABI_SCOPE_CTA       ? SC_DEV_REC_FLAG_CTA
                     : scope == SC_ABI_SCOPE_CLUSTER ? SC_DEV_REC_FLAG_CLUSTER
                                                     : 0;
-    __scord_sync_publish(l, key, th->release | flag, rmw, th->release_also, th->release_broken);
+    uint32_t seq = __scord_sync_publish(l, key, th->release | flag, rmw, th->release_also, th->release_broken);
+    if (seq)
+        th->rel_nodes[th->rel_next++ % SC_DEV_REL_NODES] = seq;
     return false;
 }
 
@@ -1425,6 +1439,45 @@ static __device__ uint32_t settle_trail(const ScRulesTrail *t, const ScRulesStat
  * with no pointer to the caller's locals (nvcc clones such a function under a name the
  * runtime's linking refuses); inlined, it made every instrumented kernel need 212
  * registers on sm_90, against 143 without it. */
+/* The release of the recorder of state s on the chain of `head`, when the recorder is
+ * a thread of this block that published it (0 otherwise): found among the recorder's
+ * latest releases (ScDevThread.rel_nodes) by the node's place on the chain, not by
+ * walking the chain. The walk stops after ACQ_WALK nodes, and a phase of an mbarrier
+ * in a block of 1024 threads is a chain of 1024 arrivals: every thread that waited
+ * and then read what another warp wrote before arriving walked most of a phase. Of
+ * the records that cover every position of s, the rules use none but its coverage
+ * (barrier records aside: a cluster barrier's is not published here), so this one
+ * serves as well as the first the walk would meet. */
+static __device__ uint64_t own_release_in(const ScDevLaunch *l, uint32_t slot, const ScRulesState *s, uint32_t head)
+{
+    uint32_t tid = s->warp * WARP_SIZE + s->lane;
+    if (s->blk != (block_linear() & ((1u << SC_RULES_BLK_BITS) - 1u)) || tid >= l->threads_per_block)
+        return 0;
+    const ScDevSyncNode *h = sync_node(l, head);
+    uint32_t start = load_gpu32(&h->start), depth = load_gpu32(&h->depth);
+    __threadfence();
+    if (!start || load_gpu32(&h->self) != head)
+        return 0;
+    const ScDevThread *rt = (const ScDevThread *)l->threads + (size_t)slot * l->threads_per_block + tid;
+    for (uint32_t i = 0; i < SC_DEV_REL_NODES; i++) {
+        uint32_t seq = load_gpu32(&rt->rel_nodes[i]);
+        if (!seq)
+            continue;
+        const ScDevSyncNode *n = sync_node(l, seq);
+        uint64_t rec = load_gpu64(&n->rec);
+        uint32_t n_start = load_gpu32(&n->start), n_depth = load_gpu32(&n->depth);
+        __threadfence();
+        if (load_gpu32(&n->self) != seq || n_start != start || n_depth > depth)
+            continue;
+        if (!(rec & SC_RULES_REC_SET) || (rec & SC_DEV_REC_WEAK))
+            continue;
+        uint64_t taken = rec & ~SC_DEV_REC_FLAGS;
+        if (!(taken & SC_RULES_REC_BARRIER) && sc_rules_release_covers(taken, s) == SC_RULES_COVERS_ALL)
+            return taken;
+    }
+    return 0;
+}
+
 #define ACQ_LOCK 1u
 #define ACQ_RECORDER_BLOCK 2u
 #define ACQ_NARROW 4u
@@ -1532,6 +1585,10 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
             continue;
         }
         flags |= SC_DEV_ACQ_LOCK(meta) ? ACQ_LOCK : 0u;
+        if (!trailed && !ordered && budget == ACQ_WALK_TOTAL && (found = own_release_in(l, slot, s, head))) {
+            done = true;
+            break;
+        }
         uint32_t stack[4], sp = 0, walked = 0;
         stack[sp++] = head;
         while (sp && walked < ACQ_WALK && budget && !done) {

@@ -161,6 +161,14 @@ typedef struct ScDevSyncNode {
                         release passes on (causality is transitive); 0: none */
     uint32_t broken; /* ScCause + 1 of the writer's latest failed attempt before its
                         release: a link of the chain that did not hold; 0: none */
+    /* Where the node sits in its chain: the chain's first node and the node's distance
+     * from it (1 for the first). A chain is a line (each write swaps the flag's entry
+     * from the head it continues), so node n lies on the chain of head h exactly when
+     * both have one start and n's depth is at most h's: the test that finds a thread's
+     * own release in an mbarrier's chain without walking it (devrt.cu,
+     * own_release_in). start 0: not known (the node continued was reused). */
+    uint32_t start;
+    uint32_t depth;
 } ScDevSyncNode;
 #define SC_DEV_SYNC_NODES_BITS 20
 /* rec flags above the rules' record: the write that carried it was weak (not a
@@ -200,6 +208,9 @@ typedef struct ScDevTrail {
 
 /* Flags read strongly that an acquire may take a release from. */
 #define SC_DEV_PENDING 2
+/* Releases per thread kept for the look-up of ScDevThread.rel_nodes: a thread of a
+ * double-buffered pipeline arrives at four mbarriers in turn. */
+#define SC_DEV_REL_NODES 4
 
 /* A pending cp.async: its destination's shared offset (bits 0..19), its size in bytes
  * (20..27), the thread's commits before it, modulo 256 (28..35: the group it joins),
@@ -293,6 +304,13 @@ typedef struct ScDevThread {
                                   look answered SC_DEV_COVER_MOVED (ScRulesAccess.moved) */
     uint64_t trail_named[SC_RULES_NCLS]; /* then, per class, an access the trail names
                                   as not ordered (sc_rules_trail_partner), 0: none */
+    /* The nodes this thread's latest releases through flags were published in (a ring,
+     * newest at rel_next - 1), so that a thread that took a chain finds the release of
+     * a recorder of its block in it at once. Not cleared at block entry: a node of the
+     * slot's previous block names another block, whose record covers no access of
+     * this one. */
+    uint32_t rel_nodes[SC_DEV_REL_NODES];
+    uint32_t rel_next;
 } ScDevThread;
 
 /* A tensor map the program encoded (cuTensorMapEncodeTiled), as the host saw its

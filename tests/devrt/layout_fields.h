@@ -41,6 +41,8 @@
     FIELD(ScDevThread, last_acq_meta)                                                          \
     FIELD(ScDevThread, trail_classes)                                                          \
     FIELD(ScDevThread, trail_named)                                                            \
+    FIELD(ScDevThread, rel_nodes)                                                              \
+    FIELD(ScDevThread, rel_next)                                                               \
     SIZE(ScDevAsync)                                                                           \
     FIELD(ScDevAsync, copies)                                                                  \
     FIELD(ScDevAsync, clocks)                                                                  \
@@ -125,6 +127,8 @@
     FIELD(ScDevSyncNode, self)                                                                 \
     FIELD(ScDevSyncNode, also)                                                                 \
     FIELD(ScDevSyncNode, broken)                                                               \
+    FIELD(ScDevSyncNode, start)                                                                \
+    FIELD(ScDevSyncNode, depth)                                                                \
     SIZE(ScDevCacheEntry)                                                                      \
     FIELD(ScDevCacheEntry, tag)                                                                \
     FIELD(ScDevCacheEntry, shadow)                                                             \
