@@ -1453,9 +1453,9 @@ static __device__ uint64_t own_release_in(const ScDevLaunch *l, uint32_t slot, c
     uint32_t tid = s->warp * WARP_SIZE + s->lane;
     if (s->blk != (block_linear() & ((1u << SC_RULES_BLK_BITS) - 1u)) || tid >= l->threads_per_block)
         return 0;
+    /* Read as read_node reads: the fields, then whether the ring reused the node. */
     const ScDevSyncNode *h = sync_node(l, head);
     uint32_t start = load_gpu32(&h->start), depth = load_gpu32(&h->depth);
-    __threadfence();
     if (!start || load_gpu32(&h->self) != head)
         return 0;
     const ScDevThread *rt = (const ScDevThread *)l->threads + (size_t)slot * l->threads_per_block + tid;
@@ -1466,7 +1466,6 @@ static __device__ uint64_t own_release_in(const ScDevLaunch *l, uint32_t slot, c
         const ScDevSyncNode *n = sync_node(l, seq);
         uint64_t rec = load_gpu64(&n->rec);
         uint32_t n_start = load_gpu32(&n->start), n_depth = load_gpu32(&n->depth);
-        __threadfence();
         if (load_gpu32(&n->self) != seq || n_start != start || n_depth > depth)
             continue;
         if (!(rec & SC_RULES_REC_SET) || (rec & SC_DEV_REC_WEAK))
