@@ -494,18 +494,7 @@ static __device__ void open_slot(ScDevLaunch *l)
     }
 }
 
-/* Every entry point of the instrumented code (__scord_entry, __scord_bar_arrive, ...,
- * and __scord_access) lets its lanes go together: the lanes active at the call wait
- * for one another before returning. A lane that left a runtime function early (the
- * barrier hooks leave all but one lane of a group of peers out of the bookkeeping)
- * otherwise waited for the rest in the caller, at a convergence barrier the runtime's
- * code reuses, and could go on before them: with __scord_bar_arrive alone letting its
- * lanes go apart, the block barrier after it let threads through before thread 0 had
- * written the block's next work item, and a persistent kernel summed the wrong items
- * (tests/real/global_persistent_work_queue_norace, on an H100; DESIGN.md, "Calls in
- * divergent code"). */
-
-static __device__ __forceinline__ void entry_event(uint32_t kernel)
+extern "C" __device__ void __scord_entry(uint32_t kernel)
 {
     ScDevLaunch *l = launch_desc();
     /* The same answer for every thread, so the barrier below is uniform. */
@@ -538,13 +527,6 @@ static __device__ __forceinline__ void entry_event(uint32_t kernel)
         as->n = 0;
         as->groups = 0;
     }
-}
-
-extern "C" __device__ void __scord_entry(uint32_t kernel)
-{
-    const uint32_t lanes = __activemask();
-    entry_event(kernel);
-    __syncwarp(lanes);
 }
 
 /* ---- the block clock ------------------------------------------------------- */
@@ -600,7 +582,7 @@ extern "C" __device__ __noinline__ void __scord_complete_barrier(ScDevBlock *b, 
 
 extern "C" __device__ void __scord_async_group(uint32_t op);
 
-static __device__ __forceinline__ void exit_event(void)
+extern "C" __device__ void __scord_exit(void)
 {
     uint32_t slot;
     ScDevLaunch *l = checked_block(&slot);
@@ -632,13 +614,6 @@ static __device__ __forceinline__ void exit_event(void)
         atomicAnd((unsigned long long *)l->slot_bitmap + b->sm,
                   ~((unsigned long long)1 << b->slot_bit));
     }
-}
-
-extern "C" __device__ void __scord_exit(void)
-{
-    const uint32_t lanes = __activemask();
-    exit_event();
-    __syncwarp(lanes);
 }
 
 /* ---- barriers ---------------------------------------------------------------- */
@@ -757,7 +732,7 @@ static __device__ bool arrive(ScDevLaunch *l, uint32_t slot, uint32_t site, uint
     return true;
 }
 
-static __device__ __forceinline__ void bar_arrive_event(uint32_t site, uint32_t id, uint32_t count)
+extern "C" __device__ void __scord_bar_arrive(uint32_t site, uint32_t id, uint32_t count)
 {
     uint32_t slot;
     ScDevLaunch *l = checked_block(&slot);
@@ -765,17 +740,10 @@ static __device__ __forceinline__ void bar_arrive_event(uint32_t site, uint32_t 
         arrive(l, slot, site, id, count);
 }
 
-extern "C" __device__ void __scord_bar_arrive(uint32_t site, uint32_t id, uint32_t count)
-{
-    const uint32_t lanes = __activemask();
-    bar_arrive_event(site, id, count);
-    __syncwarp(lanes);
-}
-
 /* After a full barrier every non-exited thread of the block has arrived (barriers
  * count threads on sm_70+), so a lane of this warp that neither arrived at this
  * instance nor exited counted barriers differently: divergence. */
-static __device__ __forceinline__ void bar_pass_event(uint32_t site, uint32_t id, uint32_t count)
+extern "C" __device__ void __scord_bar_pass(uint32_t site, uint32_t id, uint32_t count)
 {
     uint32_t slot;
     ScDevLaunch *l = checked_block(&slot);
@@ -789,13 +757,6 @@ static __device__ __forceinline__ void bar_pass_event(uint32_t site, uint32_t id
     uint32_t missing = warp_lanes(w) & ~got & ~load_gpu32(&b->exited_lanes[w]);
     if (missing)
         record_divergence(l, b, site, SC_DEV_SITE_NONE, w * WARP_SIZE + lowest_lane(missing));
-}
-
-extern "C" __device__ void __scord_bar_pass(uint32_t site, uint32_t id, uint32_t count)
-{
-    const uint32_t lanes = __activemask();
-    bar_pass_event(site, id, count);
-    __syncwarp(lanes);
 }
 
 /* ---- the warp clock ---------------------------------------------------------- */
@@ -880,19 +841,12 @@ extern "C" __device__ __noinline__ uint32_t __scord_warp_sync(ScDevLaunch *l, ui
     return nf;
 }
 
-static __device__ __forceinline__ void syncwarp_event(uint32_t site, uint32_t mask)
+extern "C" __device__ void __scord_syncwarp(uint32_t site, uint32_t mask)
 {
     uint32_t slot;
     ScDevLaunch *l = checked_block(&slot);
     if (l)
         __scord_warp_sync(l, slot, mask, false);
-}
-
-extern "C" __device__ void __scord_syncwarp(uint32_t site, uint32_t mask)
-{
-    const uint32_t lanes = __activemask();
-    syncwarp_event(site, mask);
-    __syncwarp(lanes);
 }
 
 /* ---- release and acquire ------------------------------------------------------- */
@@ -1302,7 +1256,7 @@ extern "C" __device__ __noinline__ bool __scord_sync_access(ScDevLaunch *l, uint
     return false;
 }
 
-static __device__ __forceinline__ void fence_event(uint32_t site, uint32_t info)
+extern "C" __device__ void __scord_fence(uint32_t site, uint32_t info)
 {
     (void)site;
     uint32_t slot;
@@ -1319,13 +1273,6 @@ static __device__ __forceinline__ void fence_event(uint32_t site, uint32_t info)
     if (SC_ABI_INFO_KIND(info) == SC_ABI_KIND_FENCE &&
         (sem == SC_ABI_SEM_RELEASE || sem == SC_ABI_SEM_ACQ_REL))
         __scord_release(l, slot, scope);
-}
-
-extern "C" __device__ void __scord_fence(uint32_t site, uint32_t info)
-{
-    const uint32_t lanes = __activemask();
-    fence_event(site, info);
-    __syncwarp(lanes);
 }
 
 /* ---- trails (docs/rules.md section 11, "Trails") ------------------------------------ */
@@ -2671,20 +2618,13 @@ extern "C" __device__ __noinline__ void __scord_access(uint64_t addr, uint32_t i
 /* An mbarrier arrive or wait (instr_plan.c, plan_mbarrier): what the access `info`
  * describes does to synchronization through the object at addr, with no check of the
  * object, whose accesses the program does not see. */
-static __device__ __forceinline__ void sync_event(uint64_t addr, uint32_t info, uint32_t site)
+extern "C" __device__ void __scord_sync(uint64_t addr, uint32_t info, uint32_t site)
 {
     (void)site;
     uint32_t slot;
     ScDevLaunch *l = checked_block(&slot);
     if (l)
         __scord_sync_access(l, slot, addr, info, access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info)));
-}
-
-extern "C" __device__ void __scord_sync(uint64_t addr, uint32_t info, uint32_t site)
-{
-    const uint32_t lanes = __activemask();
-    sync_event(addr, info, site);
-    __syncwarp(lanes);
 }
 
 /* ---- bulk copies ---------------------------------------------------------------- */
@@ -2793,7 +2733,7 @@ static __device__ __forceinline__ uint64_t cluster_flag(const ScDevLaunch *l)
  * every access of the block made before its arrive) with a read-modify-write of the
  * flag, and each waiter acquires the flag at cluster scope. A relaxed arrive releases
  * nothing. */
-static __device__ __forceinline__ void cluster_barrier_event(uint32_t site, uint32_t info)
+extern "C" __device__ void __scord_cluster_barrier(uint32_t site, uint32_t info)
 {
     uint32_t slot;
     ScDevLaunch *l = checked_block(&slot);
@@ -2825,13 +2765,6 @@ static __device__ __forceinline__ void cluster_barrier_event(uint32_t site, uint
     __scord_acquire(l, slot, SC_ABI_SCOPE_CLUSTER);
 }
 
-extern "C" __device__ void __scord_cluster_barrier(uint32_t site, uint32_t info)
-{
-    const uint32_t lanes = __activemask();
-    cluster_barrier_event(site, info);
-    __syncwarp(lanes);
-}
-
 /* ---- asynchronous copies (docs/devrt.md, "Asynchronous copies") ------------------ */
 
 /* Completes pending copy i of the thread (removing it): the copy wrote its destination
@@ -2861,7 +2794,7 @@ extern "C" __device__ __noinline__ void __scord_async_complete(ScDevAsync *as, u
  * write's check replaces the history it would be checked against (the program
  * overwrites a stage it has not waited for). A thread with SC_DEV_ASYNC_COPIES copies
  * pending already leaves the new one at its first check. */
-static __device__ __forceinline__ void async_copy_event(uint64_t dst, uint32_t info, uint32_t site)
+extern "C" __device__ void __scord_async_copy(uint64_t dst, uint32_t info, uint32_t site)
 {
     uint32_t slot;
     ScDevLaunch *l = checked_block(&slot);
@@ -2884,18 +2817,11 @@ static __device__ __forceinline__ void async_copy_event(uint64_t dst, uint32_t i
     as->copies[as->n++] = SC_DEV_ASYNC_ENTRY(off, size, as->groups, site);
 }
 
-extern "C" __device__ void __scord_async_copy(uint64_t dst, uint32_t info, uint32_t site)
-{
-    const uint32_t lanes = __activemask();
-    async_copy_event(dst, info, site);
-    __syncwarp(lanes);
-}
-
 /* cp.async.commit_group closes the thread's open group; wait_group N completes every
  * committed group but the newest N (copies not committed yet stay pending), wait_all
  * commits and completes all; a cp.async.mbarrier.arrive (and the thread's exit)
  * completes every copy. */
-static __device__ __forceinline__ void async_group_event(uint32_t op)
+extern "C" __device__ __noinline__ void __scord_async_group(uint32_t op)
 {
     uint32_t slot;
     ScDevLaunch *l = checked_block(&slot);
@@ -2910,11 +2836,4 @@ static __device__ __forceinline__ void async_group_event(uint32_t op)
         else
             i++;
     }
-}
-
-extern "C" __device__ __noinline__ void __scord_async_group(uint32_t op)
-{
-    const uint32_t lanes = __activemask();
-    async_group_event(op);
-    __syncwarp(lanes);
 }
