@@ -1,6 +1,7 @@
 // global_thrust_async_streams_norace.cu: a Thrust pipeline on one non-default stream:
 // thrust::sequence, thrust::transform and thrust::sort_by_key with
-// thrust::cuda::par_nosync.on(stream) (the host does not wait between them), then
+// thrust::cuda::par_nosync.on(stream) (the host does not wait between them), the sorted
+// keys widened to 64 bits by thrust::copy (a scan accumulates in its input's type), then
 // thrust::inclusive_scan and thrust::reduce with thrust::cuda::par.on(stream), and a
 // cudaMemcpyAsync of the scan on the stream before cudaStreamSynchronize. Race-free: every
 // step runs in the one stream's order, after the vectors were filled on the default
@@ -11,6 +12,7 @@
 // SCORD-EXPECT: no race
 #include "rs_common.h"
 #include <algorithm>
+#include <thrust/copy.h>
 #include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
 #include <thrust/reduce.h>
@@ -34,6 +36,7 @@ int main()
     const int n = 1 << 18;
     thrust::device_vector<int> index(n);
     thrust::device_vector<unsigned> key(n);
+    thrust::device_vector<long long> wide(n);
     thrust::device_vector<long long> scan(n);
     cudaStream_t stream;
     RS_CHECK(cudaStreamCreate(&stream));
@@ -42,8 +45,8 @@ int main()
     thrust::sequence(nosync, index.begin(), index.end());
     thrust::transform(nosync, index.begin(), index.end(), key.begin(), Scramble());
     thrust::sort_by_key(nosync, key.begin(), key.end(), index.begin());
-    thrust::inclusive_scan(thrust::cuda::par.on(stream), key.begin(), key.end(), scan.begin(),
-                           thrust::plus<long long>());
+    thrust::copy(nosync, key.begin(), key.end(), wide.begin());
+    thrust::inclusive_scan(thrust::cuda::par.on(stream), wide.begin(), wide.end(), scan.begin());
     const long long total = thrust::reduce(thrust::cuda::par.on(stream), key.begin(), key.end(), 0LL);
 
     std::vector<long long> hscan(n);
