@@ -109,6 +109,9 @@ typedef struct ScInstrKernel {
      * .func it may call (directly, or through a pointer: any .func of the
      * module) contains. */
     uint32_t unchecked;
+    /* The kernel or a .func it may call executes griddepcontrol.launch_dependents:
+     * a launch that depends on it programmatically may begin before it ends. */
+    bool triggers_dependents;
 } ScInstrKernel;
 
 typedef struct ScInstrResult {

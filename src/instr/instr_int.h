@@ -105,6 +105,7 @@ typedef struct ScInstrFuncPlan {
     ScInstrEdit *edits;
     uint32_t n_edits, cap_edits;
     uint32_t unchecked;    /* SC_INSTR_UNCHECKED_BIT()s of its own instructions */
+    bool triggers;         /* holds griddepcontrol.launch_dependents */
     const char **callees;  /* names of the functions it calls directly */
     uint32_t n_callees, cap_callees;
     bool calls_indirect;

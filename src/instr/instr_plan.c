@@ -901,6 +901,8 @@ static bool plan_instr(Planner *p, ScPtxStmt *s)
     case SC_PTX_FAM_FENCE:
         return plan_fence(p, s, &se.u.fence);
     case SC_PTX_FAM_GRIDDEP:
+        if (!se.u.griddep_wait)
+            p->fp->triggers = true;
         return !se.u.griddep_wait || plan_grid_wait(p, s);
     case SC_PTX_FAM_TEXSURF: /* outside the memory model */
     case SC_PTX_FAM_CACHE:   /* no access */
@@ -1012,33 +1014,60 @@ static void mark_joins(ScInstrFuncPlan *fp, const ScInstrCfg *cfg)
     }
 }
 
+/* Functions of the CUDA toolkit's device library that a module declares and never
+ * defines: none executes griddepcontrol. */
+static bool is_system_call(const char *name)
+{
+    static const char *const names[] = {"vprintf", "malloc", "free", "__assertfail"};
+    for (size_t i = 0; i < SC_ARRAY_LEN(names); i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
+}
+
 /* What each kernel may reach: its own unchecked instructions and those of
- * every .func it calls, transitively; through a pointer it may call any .func. */
+ * every .func it calls, transitively, and whether any of them (or a function
+ * another unit defines) triggers its dependents; through a pointer it may call
+ * any .func. */
 static void propagate_unchecked(ScInstrPlan *plan, ScInstrResult *res)
 {
     uint32_t n = plan->n_funcs;
     for (bool changed = true; changed;) {
         changed = false;
         uint32_t any_func = 0;
+        bool any_triggers = false;
         for (uint32_t i = 0; i < n; i++)
-            if (plan->funcs[i].kernel < 0)
+            if (plan->funcs[i].kernel < 0) {
                 any_func |= plan->funcs[i].unchecked;
+                any_triggers |= plan->funcs[i].triggers;
+            }
         for (uint32_t i = 0; i < n; i++) {
             ScInstrFuncPlan *fp = &plan->funcs[i];
             uint32_t mask = fp->unchecked | (fp->calls_indirect ? any_func : 0);
-            for (uint32_t c = 0; c < fp->n_callees; c++)
+            bool triggers = fp->triggers || (fp->calls_indirect && any_triggers);
+            for (uint32_t c = 0; c < fp->n_callees; c++) {
+                bool defined = false;
                 for (uint32_t j = 0; j < n; j++)
-                    if (strcmp(plan->funcs[j].func->name, fp->callees[c]) == 0)
+                    if (strcmp(plan->funcs[j].func->name, fp->callees[c]) == 0) {
                         mask |= plan->funcs[j].unchecked;
-            if (mask != fp->unchecked) {
+                        triggers |= plan->funcs[j].triggers;
+                        defined = true;
+                    }
+                /* Another unit's function (-rdc) may trigger; CUDA's own calls do not. */
+                triggers |= !defined && !is_system_call(fp->callees[c]);
+            }
+            if (mask != fp->unchecked || triggers != fp->triggers) {
                 fp->unchecked = mask;
+                fp->triggers = triggers;
                 changed = true;
             }
         }
     }
     for (uint32_t i = 0; i < n; i++)
-        if (plan->funcs[i].kernel >= 0)
+        if (plan->funcs[i].kernel >= 0) {
             res->kernels[plan->funcs[i].kernel].unchecked = plan->funcs[i].unchecked;
+            res->kernels[plan->funcs[i].kernel].triggers_dependents = plan->funcs[i].triggers;
+        }
 }
 
 bool sc_instr_plan(ScPtxModule *m, ScInstrSites *sites, bool prune, ScInstrPlan *plan, ScErr *err)

@@ -67,6 +67,11 @@ typedef struct ScLinkRec {
     const void *cubin;
 } ScLinkRec;
 
+typedef struct ScKernelTrait {
+    char *name;
+    bool triggers_dependents;
+} ScKernelTrait;
+
 /* The one and only process-wide context of the interposer. */
 typedef struct ScReport ScReport;
 
@@ -85,6 +90,10 @@ typedef struct ScCtx {
      * names a previous access by its site alone. */
     uint32_t *site_infos;
     size_t cap_site_infos;
+    /* Every instrumented kernel by mangled name, and whether its code may execute
+     * griddepcontrol.launch_dependents (a name two modules define: if either may). */
+    ScKernelTrait *kernel_traits;
+    size_t n_kernel_traits, cap_kernel_traits;
     FILE *log;
     bool verbose;
     int error_exitcode;
@@ -126,6 +135,9 @@ void sc_track_alloc(uint64_t base, uint64_t size, ScAllocKind kind);
 /* Tracks the __device__ variables of modules loaded before a context was current
  * (intercept_load.c); called before each checked launch. */
 void sc_track_pending_globals(void);
+/* Whether the instrumented kernel of that mangled name never executes
+ * griddepcontrol.launch_dependents (false when scord did not instrument it). */
+bool sc_kernel_never_triggers(const char *name);
 
 /* Compute capability (e.g. 90) of the device current code will run on. */
 int sc_current_device_sm(void);

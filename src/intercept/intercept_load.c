@@ -174,6 +174,48 @@ static void record_linked(const char *origin)
 
 /* Registers the sites of an instrumented module with the report; the caller
  * holds the context lock. */
+/* Notes, under the lock, whether each kernel of an instrumented unit may let its
+ * programmatic dependents begin before it ends. */
+static bool note_kernels(const ScInstrResult *res, ScErr *err)
+{
+    for (uint32_t k = 0; k < res->n_kernels; k++) {
+        const ScInstrKernel *ik = &res->kernels[k];
+        size_t i = 0;
+        while (i < sc_ctx.n_kernel_traits && strcmp(sc_ctx.kernel_traits[i].name, ik->name) != 0)
+            i++;
+        if (i < sc_ctx.n_kernel_traits) {
+            sc_ctx.kernel_traits[i].triggers_dependents |= ik->triggers_dependents;
+            continue;
+        }
+        if (sc_ctx.n_kernel_traits == sc_ctx.cap_kernel_traits) {
+            size_t cap = sc_ctx.cap_kernel_traits ? 2 * sc_ctx.cap_kernel_traits : 64;
+            ScKernelTrait *t = realloc(sc_ctx.kernel_traits, cap * sizeof *t);
+            if (!t)
+                return sc_err_set(err, "out of memory");
+            sc_ctx.kernel_traits = t;
+            sc_ctx.cap_kernel_traits = cap;
+        }
+        char *name = strdup(ik->name);
+        if (!name)
+            return sc_err_set(err, "out of memory");
+        sc_ctx.kernel_traits[sc_ctx.n_kernel_traits++] = (ScKernelTrait){name, ik->triggers_dependents};
+    }
+    return true;
+}
+
+bool sc_kernel_never_triggers(const char *name)
+{
+    bool quiet = false;
+    pthread_mutex_lock(&sc_ctx.lock);
+    for (size_t i = 0; i < sc_ctx.n_kernel_traits; i++)
+        if (strcmp(sc_ctx.kernel_traits[i].name, name) == 0) {
+            quiet = !sc_ctx.kernel_traits[i].triggers_dependents;
+            break;
+        }
+    pthread_mutex_unlock(&sc_ctx.lock);
+    return quiet;
+}
+
 static bool add_sites(const ScInstrResult *res, ScErr *err)
 {
     size_t need = (size_t)sc_ctx.next_site + res->n_sites;
@@ -247,7 +289,7 @@ static char *instrument_text(ScModuleRec *m, const char *ptx, size_t len, bool d
     bool ok = pm && keep_globals(m, pm, err) && sc_instr_module(pm, &opts, res, err) &&
               (define ? sc_instr_link_runtime(pm, runtime_ptx(), err)
                       : sc_instr_declare_runtime(pm, runtime_ptx(), err)) &&
-              sc_ptx_print(pm, &out) && !out.oom && add_sites(res, err);
+              sc_ptx_print(pm, &out) && !out.oom && add_sites(res, err) && note_kernels(res, err);
     if (ok)
         sc_ctx.next_site += res->n_sites;
     if (pm)

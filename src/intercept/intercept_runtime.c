@@ -626,6 +626,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
                      keep_prior(&d);
     if (dependent) {
         chk->dependent = true;
+        chk->prior_quiet = rt->last_quiet;
         memcpy(chk->prior_grid, rt->last_grid, sizeof chk->prior_grid);
         memcpy(chk->prior_block, rt->last_block, sizeof chk->prior_block);
     }
@@ -849,6 +850,8 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
             o->hazards = r->occurrences;
             o->cause = atomic_plain_cause((uint8_t)r->cause, r->cur_info,
                                           prev_info(r->prev_site, r->prev_info));
+            if (o->cause == SC_CAUSE_GRID_DEPENDENCY && chk->dependent && chk->prior_quiet)
+                o->cause = SC_CAUSE_GRID_COMPLETION;
             o->severity = (uint8_t)sc_report_cause_severity((ScCause)o->cause);
             uint32_t space = r->cur_info == SC_DEV_INFO_BARRIER ? 0 : SC_ABI_INFO_SPACE(r->cur_info);
             o->space = r->cur_info == SC_DEV_INFO_BARRIER ? SC_RACE_SPACE_NONE
@@ -876,6 +879,7 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
                                                     &text, &err))
             sc_log("scord: %s\n", err.msg);
         rt->last_checked = true;
+        rt->last_quiet = sc_kernel_never_triggers(chk->kernel);
         rt->last_stream = stream;
         memcpy(rt->last_grid, chk->grid, sizeof rt->last_grid);
         memcpy(rt->last_block, chk->block, sizeof rt->last_block);

@@ -55,6 +55,7 @@ typedef struct ScRuntime {
      * programmatic stream serialization in the same stream depends on it, and its
      * shadow is still in the chunks it marked (docs/devrt.md, "The prerequisite grid"). */
     bool last_checked;
+    bool last_quiet;          /* the last checked kernel never triggers its dependents */
     CUstream last_stream;
     unsigned last_grid[3], last_block[3];
     uint32_t last_split_used; /* split pool groups it filled */
@@ -75,6 +76,8 @@ typedef struct ScLaunchCheck {
     unsigned grid[3], block[3];
     char kernel[512];         /* mangled name */
     bool dependent;           /* checked against the prerequisite grid's shadow */
+    bool prior_quiet;         /* that grid never triggers its dependents early: this one
+                                 began after it ended (grid_completion) */
     unsigned prior_grid[3], prior_block[3]; /* that grid's shape */
 } ScLaunchCheck;
 

@@ -157,7 +157,7 @@ uint32_t sc_report_linear_thread(const ScReportRace *race, const ScRaceAccess *a
 const char *sc_report_relation(const ScReportRace *race)
 {
     const ScRaceAccess *a = &race->rec.cur, *b = &race->rec.prev;
-    if (race->rec.cause == SC_CAUSE_GRID_DEPENDENCY)
+    if (race->rec.cause == SC_CAUSE_GRID_DEPENDENCY || race->rec.cause == SC_CAUSE_GRID_COMPLETION)
         return "different_grids";
     bool same_block = memcmp(a->block, b->block, sizeof a->block) == 0;
     bool same_warp = same_block &&

@@ -273,6 +273,7 @@ void sc_report_text_reason(const ScReportRace *race, ScBuf *out)
     case SC_CAUSE_GRID_DEPENDENCY:
     case SC_CAUSE_STRONG_VS_RMW:
     case SC_CAUSE_BARRIER_DIVERGENCE:
+    case SC_CAUSE_GRID_COMPLETION:
     case SC_CAUSE_COUNT_:
         break;
     }

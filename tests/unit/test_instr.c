@@ -86,6 +86,8 @@ static void dump_result(const ScInstrResult *r, ScBuf *out)
         for (unsigned u = 1; u < 32; u++)
             if (r->kernels[i].unchecked & SC_INSTR_UNCHECKED_BIT(u))
                 sc_buf_printf(out, " %s;", sc_instr_unchecked_name((ScInstrUnchecked)u));
+        if (r->kernels[i].triggers_dependents)
+            sc_buf_puts(out, " triggers dependents");
         sc_buf_puts(out, "\n");
     }
     for (uint32_t i = 0; i < r->n_sites; i++) {
@@ -378,6 +380,46 @@ TEST(marks_subword_accesses)
     CHECK(!marks(global, "ld.global.u32 %r1, [%rd1];"));
     CHECK(!marks(shared, "ld.u32 %r1, [%rd1];"));
     CHECK(!marks(global, "ld.global.v4.u8 {%rs1, %rs1, %rs1, %rs1}, [%rd1];"));
+}
+
+/* A kernel may let its programmatic dependents begin early when it, or a function it
+ * calls, executes griddepcontrol.launch_dependents, or it calls a function another
+ * unit defines; printf does not count. */
+TEST(kernels_that_may_trigger_their_dependents)
+{
+    ScPtxModule *m = parse_text(HEADER ".extern .func (.param .b32 r) vprintf(.param .b64 f, .param .b64 a);\n"
+                                       ".extern .func other();\n"
+                                       ".func trigger()\n{\ngriddepcontrol.launch_dependents;\nret;\n}\n"
+                                       ".visible .entry direct()\n{\ngriddepcontrol.launch_dependents;\nret;\n}\n"
+                                       ".visible .entry through_func()\n{\ncall trigger, ();\nret;\n}\n"
+                                       ".visible .entry waits_only()\n{\ngriddepcontrol.wait;\nret;\n}\n"
+                                       ".visible .entry prints()\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n"
+                                       "mov.u64 %rd1, 0;\n{\n.param .b64 f;\n.param .b64 a;\n.param .b32 r;\n"
+                                       "st.param.b64 [f], %rd1;\nst.param.b64 [a], %rd1;\n"
+                                       "call (r), vprintf, (f, a);\nld.param.b32 %r1, [r];\n}\nret;\n}\n"
+                                       ".visible .entry calls_other()\n{\ncall other, ();\nret;\n}\n",
+                                "triggers.ptx");
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    ScInstrResult res;
+    ScErr err = {0};
+    ScInstrOpts opts = {0};
+    CHECK(sc_instr_module(m, &opts, &res, &err));
+    if (err.set)
+        printf("%s\n", err.msg);
+    static const struct {
+        const char *name;
+        bool triggers;
+    } want[] = {{"direct", true}, {"through_func", true}, {"waits_only", false}, {"prints", false},
+                {"calls_other", true}};
+    CHECK_INT(SC_ARRAY_LEN(want), res.n_kernels);
+    for (uint32_t i = 0; i < res.n_kernels && i < SC_ARRAY_LEN(want); i++) {
+        CHECK_STR(want[i].name, res.kernels[i].name);
+        CHECK(res.kernels[i].triggers_dependents == want[i].triggers);
+    }
+    sc_instr_result_free(&res);
+    sc_ptx_module_free(m);
 }
 
 TEST(site_ids_start_at_the_base)
@@ -971,6 +1013,7 @@ int main(void)
     RUN(refuses_modules_using_the_prefix);
     RUN(refuses_undeclared_address_registers);
     RUN(marks_subword_accesses);
+    RUN(kernels_that_may_trigger_their_dependents);
     RUN(site_ids_start_at_the_base);
     RUN(link_merges_the_runtime);
     RUN(link_refuses_what_it_cannot_merge);
