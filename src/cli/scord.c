@@ -1,6 +1,7 @@
 /* scord.c: the `scord` launcher: reads options, runs the program with libscord.so
  * preloaded, forwards signals and turns the program's end into scord's exit code. */
 #include "common/sc_options.h"
+#include "common/sc_select.h"
 #include "report/report.h"
 
 #include <errno.h>
@@ -287,8 +288,8 @@ static bool check_output_path(const char *what, char *pattern, ScErr *err)
     return true;
 }
 
-/* Checks what SCORD_OPTIONS cannot: the exit code range, the error level, the
- * suppressions files, and the output files. */
+/* Checks what SCORD_OPTIONS cannot: the exit code range, the levels, the kernel
+ * filters, the suppressions files, and the output files. */
 static bool check_options(ScOptions *o, ScErr *err)
 {
     if (o->error_exitcode > 255)
@@ -296,6 +297,14 @@ static bool check_options(ScOptions *o, ScErr *err)
                           o->error_exitcode);
     if (strcmp(o->error_level, "error") != 0 && strcmp(o->error_level, "warning") != 0)
         return sc_err_set(err, "--error-level %s: the level is error or warning", o->error_level);
+    ScSeverity level;
+    if (!sc_report_severity_parse(o->report_level, &level))
+        return sc_err_set(err, "--report-level %s: the level is info, warning or error", o->report_level);
+    ScLaunchSelect select;
+    if (!sc_launch_select_init(&select, o->kernel_name, o->kernel_name_exclude, o->launch_skip,
+                               o->launch_count, err))
+        return false;
+    sc_launch_select_free(&select);
     return check_suppressions(o, err) && check_output_path("--log-file", o->log_file, err) &&
            check_output_path("--json-file", o->json_file, err) &&
            check_output_path("--sarif-file", o->sarif_file, err);

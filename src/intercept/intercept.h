@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "common/sc_defs.h"
+#include "common/sc_select.h"
 #include "intercept/intercept_alloc.h"
 #include "intercept/intercept_plan.h"
 #include "intercept/intercept_runtime.h"
@@ -112,6 +113,7 @@ typedef struct ScCtx {
     ScRuntime rt;
     unsigned long launches;      /* atomic */
     unsigned long graph_launches; /* atomic */
+    ScLaunchSelect select;        /* --kernel-name, --launch-skip...: under the lock */
 } ScCtx;
 
 extern ScCtx sc_ctx;

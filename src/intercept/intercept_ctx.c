@@ -77,6 +77,9 @@ static void make_report(const ScOptions *o)
     ScReportConfig cfg;
     sc_report_config_init(&cfg, (long)getpid());
     cfg.print_limit = (unsigned)o->print_limit;
+    if (!sc_report_severity_parse(o->report_level, &cfg.min_severity))
+        sc_log("scord: report_level=%s is none of info, warning, error; using %s\n", o->report_level,
+               sc_report_severity_name(cfg.min_severity));
     cfg.find_alloc = find_alloc;
     sc_ctx.report = sc_report_new(&cfg);
     if (!sc_ctx.report) {
@@ -116,6 +119,10 @@ static void init(void)
         sc_log("scord: error_level=%s is neither error nor warning; using error\n", o.error_level);
     sc_ctx.detect = o.detect;
     sc_ctx.prune = o.prune;
+    ScErr select_err = {0};
+    if (!sc_launch_select_init(&sc_ctx.select, o.kernel_name, o.kernel_name_exclude, o.launch_skip,
+                               o.launch_count, &select_err))
+        sc_log("scord: %s; every launch is checked\n", select_err.msg);
     sc_rt_configure(&o);
     make_report(&o);
     sc_ctx.status_fd = sc_options_status_fd();
@@ -219,12 +226,16 @@ static void write_summary(void)
                "it is unusable; nothing was checked\n",
                sc_cu_error(sc_ctx.init_result));
     } else {
+        char left[96] = "";
+        if (sc_launch_select_narrows(&sc_ctx.select))
+            snprintf(left, sizeof left, ", %llu left out by --kernel-name/--launch-skip/--launch-count",
+                     (unsigned long long)sc_ctx.select.left_out);
         sc_log("scord: %zu module%s: %zu loaded from scord's PTX (%zu instrumented), %zu "
                "unchecked (no PTX), %zu fell back to the original code; %lu kernel launch%s "
-               "(%lu checked), %lu graph launch%s (not checked)\n",
+               "(%lu checked%s), %lu graph launch%s (not checked)\n",
                sc_ctx.n_modules, sc_ctx.n_modules == 1 ? "" : "s", ours, instrumented,
                unchecked, fell_back, launches, launches == 1 ? "" : "es",
-               sc_ctx.checked_launches, graphs, graphs == 1 ? "" : "es");
+               sc_ctx.checked_launches, left, graphs, graphs == 1 ? "" : "es");
         for (size_t i = 0; i < sc_ctx.n_modules; i++) {
             const ScModuleRec *m = sc_ctx.modules[i];
             if (m->loaded_ours && sc_ctx.detect && !m->instrumented && m->instr_error[0])

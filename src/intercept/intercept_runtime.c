@@ -556,6 +556,44 @@ static bool not_checked(void)
     return false;
 }
 
+/* Whether the kernel filters and the launch range (--kernel-name, --launch-skip...)
+ * let this launch of f be checked; counts it. */
+static bool selected(const ScDrvLaunch *dl, CUfunction f)
+{
+    if (!sc_launch_select_narrows(&sc_ctx.select))
+        return true;
+    const char *name = NULL;
+    if (dl->func_get_name(&name, f) != CUDA_SUCCESS || !name)
+        name = "";
+    ScBuf demangled = {0}, plain = {0};
+    pthread_mutex_lock(&sc_ctx.lock);
+    sc_report_demangle(sc_ctx.report, name, &demangled);
+    if (!demangled.oom && demangled.data)
+        sc_report_short_name(demangled.data, &plain);
+    ScKernelNameForms k = {name, demangled.oom ? NULL : demangled.data, plain.oom ? NULL : plain.data};
+    bool chosen = sc_launch_select(&sc_ctx.select, &k);
+    pthread_mutex_unlock(&sc_ctx.lock);
+    sc_buf_free(&demangled);
+    sc_buf_free(&plain);
+    return chosen;
+}
+
+/* A launch of instrumented code the filters leave out: it runs with the runtime off
+ * (every hook returns at once) and alone, waited for at its end, so that no checked
+ * launch turns the runtime on under it. */
+static bool left_out(const ScDrvRt *d, ScLaunchCheck *chk)
+{
+    pthread_mutex_lock(&sc_ctx.launch_lock);
+    pthread_mutex_lock(&sc_ctx.lock);
+    sc_ctx.rt.last_checked = false;
+    uint32_t off = 0;
+    if (sc_ctx.rt.ready)
+        d->htod(sc_ctx.rt.launch + offsetof(ScDevLaunch, enabled), &off, sizeof off);
+    pthread_mutex_unlock(&sc_ctx.lock);
+    chk->left_out = true;
+    return false;
+}
+
 bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned block[3],
                         unsigned shmem, CUstream stream, bool programmatic, ScLaunchCheck *chk)
 {
@@ -575,6 +613,8 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     CUdeviceptr var = state_var(&dl, &f, &code);
     if (!var)
         return not_checked();
+    if (!selected(&dl, f))
+        return left_out(&d, chk);
     pthread_mutex_lock(&sc_ctx.launch_lock);
     pthread_mutex_lock(&sc_ctx.lock);
     ScRuntime *rt = &sc_ctx.rt;
@@ -808,10 +848,16 @@ static uint8_t atomic_plain_cause(uint8_t cause, uint32_t cur, uint32_t prev)
 
 void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream stream)
 {
-    if (!chk->active)
-        return;
     ScDrvRt d;
     ScDrvLaunch dl;
+    if (chk->left_out) {
+        if (launch_driver(&dl) && launch_result == CUDA_SUCCESS)
+            dl.stream_sync(stream);
+        pthread_mutex_unlock(&sc_ctx.launch_lock);
+        return;
+    }
+    if (!chk->active)
+        return;
     rt_driver(&d);
     launch_driver(&dl);
     ScRuntime *rt = &sc_ctx.rt;

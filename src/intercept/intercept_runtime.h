@@ -72,6 +72,7 @@ typedef struct ScRuntime {
 /* One launch of scord's code, between sc_rt_launch_begin and sc_rt_launch_end. */
 typedef struct ScLaunchCheck {
     bool active;              /* the launch is checked: end must be called */
+    bool left_out;            /* instrumented code the filters left out: end must be called */
     CUfunction function;
     unsigned grid[3], block[3];
     char kernel[512];         /* mangled name */

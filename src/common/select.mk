@@ -1,0 +1,2 @@
+CORE_SRCS += src/common/sc_select.c
+UNIT_TESTS += test_select
