@@ -544,9 +544,15 @@ static __device__ uint32_t live_warps(const ScDevBlock *b)
 /* A barrier instance completed with `warps` taking part. Run by the one thread that
  * completed it, while every other participant waits in the barrier, so the block
  * clock has one writer. The cheap form (every entry equal, only now moves) lasts
- * while all of the block's warps take part in every instance. One copy for its three
- * callers: the rules' clock update is long. */
-extern "C" __device__ __noinline__ void __scord_complete_barrier(ScDevBlock *b, uint32_t warps)
+ * while all of the block's warps take part in every instance. Inlined into the
+ * barrier hook, which then calls nothing: a runtime function that calls another from
+ * divergent code reconverges around the call with a callee-saved convergence barrier
+ * (B6 and up), saving and clearing it at entry, and the instrumented kernel holds those
+ * barriers open where its lanes wait at a join, so lanes waiting there were let go
+ * while the hook's caller was still inside it (DESIGN.md, "Calls in divergent code");
+ * the hook now keeps to B0-B4 (cuobjdump of a relocatable link). The exit and cluster
+ * hooks call the one copy below. */
+static __device__ __forceinline__ void complete_barrier(ScDevBlock *b, uint32_t warps)
 {
     if (atomicExch(&b->clk_busy, 1u)) {
         /* Two partial barriers completing at once would both write the clock: give the
@@ -576,6 +582,11 @@ extern "C" __device__ __noinline__ void __scord_complete_barrier(ScDevBlock *b, 
         state = seen;
     }
     atomicExch(&b->clk_busy, 0u);
+}
+
+extern "C" __device__ __noinline__ void __scord_complete_barrier(ScDevBlock *b, uint32_t warps)
+{
+    complete_barrier(b, warps);
 }
 
 /* ---- exit ------------------------------------------------------------------ */
@@ -690,7 +701,7 @@ static __device__ void arrive_named(ScDevBlock *b, uint32_t id, uint32_t count, 
     uint32_t old = atomicAdd(&b->named_count[id], k);
     if (old < count && old + k >= count) {
         uint32_t warps = atomicExch(&b->named_warps[id], 0u);
-        __scord_complete_barrier(b, warps);
+        complete_barrier(b, warps);
         atomicSub(&b->named_count[id], count);
         __threadfence_block();
     }
@@ -726,7 +737,7 @@ static __device__ bool arrive(ScDevLaunch *l, uint32_t slot, uint32_t site, uint
         return false;
     /* Every thread that has not exited is here: this group completes the instance
      * (the others wait in the barrier) and opens the next. */
-    __scord_complete_barrier(b, live_warps(b));
+    complete_barrier(b, live_warps(b));
     atomicAnd(&b->bar_count, ~0xffffu);
     __threadfence_block();
     return true;
