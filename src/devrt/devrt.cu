@@ -794,8 +794,7 @@ static __device__ void materialize_row(ScRulesWarpClk *c, ScDevThread *th, uint3
 /* A __syncwarp(mask) instance of this lane; returns its number | the floor << 16.
  * solo: a release's point in one lane's clock, which orders nothing for the other
  * lanes even when they have all exited. */
-extern "C" __device__ __noinline__ uint32_t __scord_warp_sync(ScDevLaunch *l, uint32_t slot, uint32_t mask,
-                                                            bool solo)
+static __device__ __forceinline__ uint32_t warp_sync(ScDevLaunch *l, uint32_t slot, uint32_t mask, bool solo)
 {
     uint32_t t = thread_linear(), w = t / WARP_SIZE, lane = t % WARP_SIZE;
     ScDevBlock *b = block_state(l, slot);
@@ -852,12 +851,20 @@ extern "C" __device__ __noinline__ uint32_t __scord_warp_sync(ScDevLaunch *l, ui
     return nf;
 }
 
+/* The one called copy, for the access path; the hooks that step the warp clock inline
+ * it and so call nothing (complete_barrier says why). */
+extern "C" __device__ __noinline__ uint32_t __scord_warp_sync(ScDevLaunch *l, uint32_t slot, uint32_t mask,
+                                                            bool solo)
+{
+    return warp_sync(l, slot, mask, solo);
+}
+
 extern "C" __device__ void __scord_syncwarp(uint32_t site, uint32_t mask)
 {
     uint32_t slot;
     ScDevLaunch *l = checked_block(&slot);
     if (l)
-        __scord_warp_sync(l, slot, mask, false);
+        warp_sync(l, slot, mask, false);
 }
 
 /* ---- release and acquire ------------------------------------------------------- */
@@ -1081,10 +1088,10 @@ static __device__ uint32_t latest_attempt(const ScDevLaunch *l, uint32_t slot, c
 
 /* A release of this thread: a point in its clocks (a __syncwarp of its lane alone),
  * and the record of what it covers, carried by the thread's next writes. */
-extern "C" __device__ __noinline__ void __scord_release(ScDevLaunch *l, uint32_t slot, uint32_t scope)
+static __device__ __forceinline__ void release(ScDevLaunch *l, uint32_t slot, uint32_t scope)
 {
     uint32_t t = thread_linear(), w = t / WARP_SIZE;
-    uint32_t nf = __scord_warp_sync(l, slot, 1u << (t % WARP_SIZE), true);
+    uint32_t nf = warp_sync(l, slot, 1u << (t % WARP_SIZE), true);
     ScDevBlock *b = block_state(l, slot);
     uint32_t bs = load_cta32(&b->bar_state), now = bs & 0xffffu, known = now;
     if (!(bs & BAR_UNIFORM)) {
@@ -1104,6 +1111,11 @@ extern "C" __device__ __noinline__ void __scord_release(ScDevLaunch *l, uint32_t
     th->release_fresh = FRESH_STRONG | FRESH_ANY;
     th->release_also = th->last_acq;
     th->release_broken = latest_attempt(l, slot, th, false);
+}
+
+extern "C" __device__ __noinline__ void __scord_release(ScDevLaunch *l, uint32_t slot, uint32_t scope)
+{
+    release(l, slot, scope);
 }
 
 /* Adds a chain this thread took (head), or the cause of its failed attempt
@@ -1128,7 +1140,7 @@ static __device__ void add_taken(ScDevBlock *b, uint32_t head, uint32_t meta)
  * and of the flag's accesses let them synchronize; else it keeps why not, in its own
  * state and in its block's set (for the threads a barrier orders after it: the lock
  * one thread takes for its block). */
-extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t slot, uint32_t scope)
+static __device__ __forceinline__ void acquire(ScDevLaunch *l, uint32_t slot, uint32_t scope)
 {
     ScDevThread *th = thread_state(l, slot);
     ScDevBlock *b = block_state(l, slot);
@@ -1182,7 +1194,7 @@ extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t
              * before this thread's later accesses came after its earlier releases
              * (sc_rules_release_covers, SC_RULES_COVERS_BEFORE). */
             if (!stepped)
-                __scord_warp_sync(l, slot, 1u << (t % WARP_SIZE), true);
+                warp_sync(l, slot, 1u << (t % WARP_SIZE), true);
             stepped = true;
         }
         if (th->attempt && ticket)
@@ -1195,6 +1207,11 @@ extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t
             th->last_acq_meta = meta;
         add_taken(b, th->attempt ? SC_DEV_ACQ_FAILED | th->attempt : head, meta);
     }
+}
+
+extern "C" __device__ __noinline__ void __scord_acquire(ScDevLaunch *l, uint32_t slot, uint32_t scope)
+{
+    acquire(l, slot, scope);
 }
 
 /* What a strong or release access does to synchronization before it is checked: a
@@ -1280,10 +1297,10 @@ extern "C" __device__ void __scord_fence(uint32_t site, uint32_t info)
     }
     uint32_t sem = SC_ABI_INFO_SEM(info), scope = SC_ABI_INFO_SCOPE(info);
     if (sem == SC_ABI_SEM_ACQUIRE || sem == SC_ABI_SEM_ACQ_REL)
-        __scord_acquire(l, slot, scope);
+        acquire(l, slot, scope);
     if (SC_ABI_INFO_KIND(info) == SC_ABI_KIND_FENCE &&
         (sem == SC_ABI_SEM_RELEASE || sem == SC_ABI_SEM_ACQ_REL))
-        __scord_release(l, slot, scope);
+        release(l, slot, scope);
 }
 
 /* ---- trails (docs/rules.md section 11, "Trails") ------------------------------------ */
