@@ -793,7 +793,8 @@ static __device__ void materialize_row(ScRulesWarpClk *c, ScDevThread *th, uint3
  * with the same join gives the same result, since the join only grows. */
 /* A __syncwarp(mask) instance of this lane; returns its number | the floor << 16.
  * solo: a release's point in one lane's clock, which orders nothing for the other
- * lanes even when they have all exited. */
+ * lanes even when they have all exited. Inlined wherever it is used, so that the hooks
+ * that step the warp clock call nothing (complete_barrier says why). */
 static __device__ __forceinline__ uint32_t warp_sync(ScDevLaunch *l, uint32_t slot, uint32_t mask, bool solo)
 {
     uint32_t t = thread_linear(), w = t / WARP_SIZE, lane = t % WARP_SIZE;
@@ -849,14 +850,6 @@ static __device__ __forceinline__ uint32_t warp_sync(ScDevLaunch *l, uint32_t sl
         c->seen[lane][m] = row[m];
     __threadfence_block();
     return nf;
-}
-
-/* The one called copy, for the access path; the hooks that step the warp clock inline
- * it and so call nothing (complete_barrier says why). */
-extern "C" __device__ __noinline__ uint32_t __scord_warp_sync(ScDevLaunch *l, uint32_t slot, uint32_t mask,
-                                                            bool solo)
-{
-    return warp_sync(l, slot, mask, solo);
 }
 
 extern "C" __device__ void __scord_syncwarp(uint32_t site, uint32_t mask)
