@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# test_install.sh: `make install` into a staging directory (DESTDIR), then the
+# installed launcher run from there: it reports its version, finds libscord.so in
+# ../lib next to itself (a program that cannot be started gets exit 127 and the
+# launcher's reason, not "libscord.so not found"), and the docs are in place.
+# Run by tests/run_unit.sh from the repository root, SC_TEST_BUILD naming the build tree.
+set -u
+build=${SC_TEST_BUILD:-build}
+stage=$build/tests/install-stage
+prefix=/opt/scord-test
+pass=0
+fail=0
+check() { # NAME COMMAND...
+    local name=$1
+    shift
+    if "$@"; then
+        echo "ok $name"
+        pass=$((pass + 1))
+    else
+        echo "FAIL $name"
+        fail=$((fail + 1))
+    fi
+}
+rm -rf "$stage"
+san=
+case $build in */san) san=SAN=1 ;; esac
+if make --no-print-directory -s install BUILD="$build" $san DESTDIR="$stage" PREFIX="$prefix" \
+    >"$build/tests/install.log" 2>&1; then
+    echo "ok make install"
+    pass=$((pass + 1))
+else
+    echo "FAIL make install; log follows"
+    tail -n 20 "$build/tests/install.log"
+    fail=$((fail + 1))
+fi
+root=$stage$prefix
+check "bin/scord is executable" test -x "$root/bin/scord"
+check "lib/libscord.so is there" test -f "$root/lib/libscord.so"
+check "the docs are there" test -f "$root/share/doc/scord/README.md" -a -f "$root/share/doc/scord/options.md"
+version=$("$root/bin/scord" --version 2>&1)
+check "the installed scord reports its version" test "${version%% *}" = scord
+err=$("$root/bin/scord" /nonexistent/scord-install-test 2>&1 >/dev/null)
+rc=$?
+check "the installed scord finds its library" test "$rc" -eq 127
+case $err in *"libscord.so not found"*) check "no missing-library error" false ;; esac
+rm -rf "$stage"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
