@@ -1,8 +1,11 @@
 /* intercept_ctx.c: the interposer's one context: options, the log, and the run
  * summary written when the program exits. */
+#include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/sc_options.h"
@@ -101,6 +104,8 @@ static void make_report(const ScOptions *o)
     }
 }
 
+static void catch_stop_signals(void);
+
 static void init(void)
 {
     ScOptions o;
@@ -138,6 +143,7 @@ static void init(void)
                    fault);
     }
     atexit(write_summary);
+    catch_stop_signals();
 }
 
 void sc_ctx_init(void)
@@ -199,9 +205,25 @@ static void write_document(const char *path, void (*emit)(const ScReport *, ScBu
     sc_buf_free(&doc);
 }
 
-static void write_summary(void)
+/* The run summary and the JSON/SARIF files, at exit or when a signal stops the
+ * program. A signal may have stopped the thread that holds the lock, so the
+ * handler waits for it a second at most (and writes nothing if it stays taken). */
+static void finish(bool stopped)
 {
-    pthread_mutex_lock(&sc_ctx.lock);
+    if (!stopped) {
+        pthread_mutex_lock(&sc_ctx.lock);
+    } else {
+        int tries = 0;
+        while (pthread_mutex_trylock(&sc_ctx.lock) != 0) {
+            if (++tries == 100) {
+                sc_log("scord: the program was stopped while scord was busy: no summary, JSON or "
+                       "SARIF written\n");
+                return;
+            }
+            struct timespec ten_ms = {0, 10 * 1000 * 1000};
+            nanosleep(&ten_ms, NULL);
+        }
+    }
     size_t ours = 0, instrumented = 0, unchecked = 0, fell_back = 0;
     for (size_t i = 0; i < sc_ctx.n_modules; i++) {
         const ScModuleRec *m = sc_ctx.modules[i];
@@ -291,4 +313,56 @@ static void write_summary(void)
     sc_status_write(sc_ctx.status_fd, races);
     if (sc_ctx.log && sc_ctx.log != stderr)
         fflush(sc_ctx.log);
+}
+
+static void write_summary(void)
+{
+    finish(false);
+}
+
+/* Signals that end a program by default: a fault, an abort, a kill by a timeout or a
+ * terminal. */
+static const int stop_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
+                                   SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+
+/* A program stopped by one of them still gets its summary and its JSON/SARIF with
+ * the races found so far: once, then the signal is raised again with its default
+ * action, so the program ends as it would have. Writing is not async-signal-safe (a
+ * fault inside malloc can leave its lock taken): an alarm ends the process if it
+ * takes more than STOP_WRITE_SECONDS, so that a crashing program never hangs. */
+#define STOP_WRITE_SECONDS 10
+static void on_stop_signal(int sig)
+{
+    static volatile sig_atomic_t written;
+    if (!written) {
+        written = 1;
+        int saved = errno;
+        signal(SIGALRM, SIG_DFL);
+        alarm(STOP_WRITE_SECONDS);
+        if (sc_ctx.checked_launches)
+            sc_log("scord: the program was stopped by signal %d (%s); what scord found until "
+                   "then follows\n",
+                   sig, strsignal(sig));
+        finish(true);
+        errno = saved;
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Only where the program's action is still the default: a handler it set, or an
+ * ignored signal, stays as it is, and one it sets later replaces this one. */
+static void catch_stop_signals(void)
+{
+    for (size_t i = 0; i < SC_ARRAY_LEN(stop_signals); i++) {
+        struct sigaction old;
+        if (sigaction(stop_signals[i], NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO) ||
+            old.sa_handler != SIG_DFL)
+            continue;
+        struct sigaction sa = {0};
+        sa.sa_handler = on_stop_signal;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESTART;
+        sigaction(stop_signals[i], &sa, NULL);
+    }
 }
