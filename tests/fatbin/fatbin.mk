@@ -14,9 +14,13 @@ FATBIN_SM75 := -gencode arch=compute_75,code=[sm_75,compute_75]
 
 FATBIN_DATA := $(addprefix $(FATBIN_TD)/, \
     sm75.fatbin sm75_nocomp.fatbin sm75_lz4.fatbin sm75_all.fatbin sm75_all_lz4.fatbin \
-    ptx80_90.fatbin sm90.fatbin sm90a.fatbin sm100f.fatbin lineinfo.fatbin debug.fatbin \
+    ptx80_90.fatbin sm90.fatbin sm90a.fatbin lineinfo.fatbin debug.fatbin \
     rdc.fatbin versions.fatbin sm75.ptx sm80.ptx sm90.ptx sm90a.ptx lineinfo.ptx rdc_a.ptx \
     sm80.cubin sm90.cubin libprobe_v1.so libprobe_rdc.so libprobe_rdc_ptx.so)
+# compute_100f (family-specific targets) only where this nvcc knows it (CUDA 12.9 and
+# later); test_fatbin says it skips the family test otherwise.
+FATBIN_HAS_100F := $(shell $(NVCC) --help 2>/dev/null | grep -q "'compute_100f'" && echo yes)
+FATBIN_DATA += $(if $(FATBIN_HAS_100F),$(FATBIN_TD)/sm100f.fatbin)
 TEST_DEPS += $(FATBIN_DATA)
 
 # One fat binary per flag set: $(call fatbin_rule,name,source,nvcc flags)
