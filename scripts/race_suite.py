@@ -311,8 +311,16 @@ def access_kind(access):
     return kind
 
 
+SCORD_SCHEMA = "scord-report/1"
+
+
 def scord_races(report, source):
-    """The races of one scord JSON report (contracts.md), as Reported records."""
+    """The races of one scord JSON report (docs/report-format.md), as Reported records.
+    A report of another schema number is refused (ValueError): its fields may mean
+    something else."""
+    schema = report.get("schema", SCORD_SCHEMA)
+    if schema != SCORD_SCHEMA:
+        raise ValueError(f"the report's schema is {schema}, this script reads {SCORD_SCHEMA}")
     out = []
     for r in report.get("races", []):
         ends = []
@@ -1393,6 +1401,11 @@ def self_test():
         ("grid_dependency", "global", [access(5, "write"), access(6, "read")])), "demo_norace.cu"),
         warnings_apart=True)
     check(len(r["false_alarms"]) == 1 and not r["warnings"], f"errors stay false alarms: {r}")
+    try:
+        scord_races({"tool": "scord", "schema": "scord-report/2", "races": []}, "demo_norace.cu")
+        check(False, "a report of another schema number is refused")
+    except ValueError:
+        check(True, "a report of another schema number is refused")
     div = parse_program("div", "// SCORD-EXPECT: 1 race\n// SCORD-CAUSE: A barrier_divergence\n"
                         "  __syncthreads(); // race(A) barrier\n  __syncthreads(); // race(A) barrier\n")
     check(div.errors == [], f"barrier divergence tags: {div.errors}")

@@ -303,6 +303,9 @@ void sc_report_emit_json(const ScReport *r, ScBuf *out)
     ScReportJson j = {.out = out};
     sc_report_json_object(&j);
     key_string(&j, "tool", "scord");
+    /* docs/report-format.md, "JSON": the number moves when a field changes its meaning
+     * or goes; fields may be added within one. */
+    key_string(&j, "schema", "scord-report/1");
     key_string(&j, "version", r->cfg.version);
     sc_report_json_key(&j, "pid");
     sc_report_json_int(&j, r->cfg.pid);
