@@ -138,7 +138,8 @@ void sc_track_alloc(uint64_t base, uint64_t size, ScAllocKind kind);
  * (intercept_load.c); called before each checked launch. */
 void sc_track_pending_globals(void);
 /* Whether the instrumented kernel of that mangled name never executes
- * griddepcontrol.launch_dependents (false when scord did not instrument it). */
+ * griddepcontrol.launch_dependents (false when scord did not instrument it). The
+ * caller holds the context lock. */
 bool sc_kernel_never_triggers(const char *name);
 
 /* Compute capability (e.g. 90) of the device current code will run on. */

@@ -205,17 +205,14 @@ static bool note_kernels(const ScInstrResult *res, ScErr *err)
 
 bool sc_kernel_never_triggers(const char *name)
 {
-    bool quiet = false;
-    pthread_mutex_lock(&sc_ctx.lock);
     for (size_t i = 0; i < sc_ctx.n_kernel_traits; i++)
-        if (strcmp(sc_ctx.kernel_traits[i].name, name) == 0) {
-            quiet = !sc_ctx.kernel_traits[i].triggers_dependents;
-            break;
-        }
-    pthread_mutex_unlock(&sc_ctx.lock);
-    return quiet;
+        if (strcmp(sc_ctx.kernel_traits[i].name, name) == 0)
+            return !sc_ctx.kernel_traits[i].triggers_dependents;
+    return false;
 }
 
+/* Registers the sites of an instrumented module with the report; the caller
+ * holds the context lock. */
 static bool add_sites(const ScInstrResult *res, ScErr *err)
 {
     size_t need = (size_t)sc_ctx.next_site + res->n_sites;

@@ -666,7 +666,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
                      keep_prior(&d);
     if (dependent) {
         chk->dependent = true;
-        chk->prior_quiet = rt->last_quiet;
+        chk->prior_quiet = sc_kernel_never_triggers(rt->last_kernel);
         memcpy(chk->prior_grid, rt->last_grid, sizeof chk->prior_grid);
         memcpy(chk->prior_block, rt->last_block, sizeof chk->prior_block);
     }
@@ -925,7 +925,7 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
                                                     &text, &err))
             sc_log("scord: %s\n", err.msg);
         rt->last_checked = true;
-        rt->last_quiet = sc_kernel_never_triggers(chk->kernel);
+        memcpy(rt->last_kernel, chk->kernel, sizeof rt->last_kernel);
         rt->last_stream = stream;
         memcpy(rt->last_grid, chk->grid, sizeof rt->last_grid);
         memcpy(rt->last_block, chk->block, sizeof rt->last_block);

@@ -55,7 +55,8 @@ typedef struct ScRuntime {
      * programmatic stream serialization in the same stream depends on it, and its
      * shadow is still in the chunks it marked (docs/devrt.md, "The prerequisite grid"). */
     bool last_checked;
-    bool last_quiet;          /* the last checked kernel never triggers its dependents */
+    char last_kernel[512];    /* its mangled name: whether it triggers its dependents
+                                 early is asked only by a launch that depends on it */
     CUstream last_stream;
     unsigned last_grid[3], last_block[3];
     uint32_t last_split_used; /* split pool groups it filled */
