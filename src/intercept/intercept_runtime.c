@@ -578,20 +578,32 @@ static bool selected(const ScDrvLaunch *dl, CUfunction f)
     return chosen;
 }
 
-/* A launch of instrumented code the filters leave out: it runs with the runtime off
- * (every hook returns at once) and alone, waited for at its end, so that no checked
- * launch turns the runtime on under it. */
-static bool left_out(const ScDrvRt *d, ScLaunchCheck *chk)
+/* Instrumented code that runs unchecked (a graph launch, a launch the filters leave
+ * out) runs with the runtime off, every hook returning at once, and alone: the launch
+ * lock stays held until runtime_off_end has waited for it, so that no checked launch
+ * turns the runtime on under it. Returns whether the end must be called (false: the
+ * runtime was never set up, nothing to turn off). */
+static bool runtime_off(const ScDrvRt *d)
 {
     pthread_mutex_lock(&sc_ctx.launch_lock);
     pthread_mutex_lock(&sc_ctx.lock);
     sc_ctx.rt.last_checked = false;
+    bool ready = sc_ctx.rt.ready;
     uint32_t off = 0;
-    if (sc_ctx.rt.ready)
+    if (ready)
         d->htod(sc_ctx.rt.launch + offsetof(ScDevLaunch, enabled), &off, sizeof off);
     pthread_mutex_unlock(&sc_ctx.lock);
-    chk->left_out = true;
-    return false;
+    if (!ready)
+        pthread_mutex_unlock(&sc_ctx.launch_lock);
+    return ready;
+}
+
+static void runtime_off_end(CUresult launch_result, CUstream stream)
+{
+    ScDrvLaunch dl;
+    if (launch_driver(&dl) && launch_result == CUDA_SUCCESS)
+        dl.stream_sync(stream);
+    pthread_mutex_unlock(&sc_ctx.launch_lock);
 }
 
 bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned block[3],
@@ -613,8 +625,10 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     CUdeviceptr var = state_var(&dl, &f, &code);
     if (!var)
         return not_checked();
-    if (!selected(&dl, f))
-        return left_out(&d, chk);
+    if (!selected(&dl, f)) {
+        chk->left_out = runtime_off(&d);
+        return false;
+    }
     pthread_mutex_lock(&sc_ctx.launch_lock);
     pthread_mutex_lock(&sc_ctx.lock);
     ScRuntime *rt = &sc_ctx.rt;
@@ -851,9 +865,7 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
     ScDrvRt d;
     ScDrvLaunch dl;
     if (chk->left_out) {
-        if (launch_driver(&dl) && launch_result == CUDA_SUCCESS)
-            dl.stream_sync(stream);
-        pthread_mutex_unlock(&sc_ctx.launch_lock);
+        runtime_off_end(launch_result, stream);
         return;
     }
     if (!chk->active)
@@ -953,25 +965,10 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
 bool sc_rt_graph_begin(void)
 {
     ScDrvRt d;
-    if (!sc_ctx.detect || !rt_driver(&d))
-        return false;
-    pthread_mutex_lock(&sc_ctx.launch_lock);
-    pthread_mutex_lock(&sc_ctx.lock);
-    sc_ctx.rt.last_checked = false;
-    bool ready = sc_ctx.rt.ready;
-    uint32_t off = 0;
-    if (ready)
-        d.htod(sc_ctx.rt.launch + offsetof(ScDevLaunch, enabled), &off, sizeof off);
-    pthread_mutex_unlock(&sc_ctx.lock);
-    if (!ready)
-        pthread_mutex_unlock(&sc_ctx.launch_lock);
-    return ready;
+    return sc_ctx.detect && rt_driver(&d) && runtime_off(&d);
 }
 
 void sc_rt_graph_end(CUresult launch_result, CUstream stream)
 {
-    ScDrvLaunch dl;
-    if (launch_driver(&dl) && launch_result == CUDA_SUCCESS)
-        dl.stream_sync(stream);
-    pthread_mutex_unlock(&sc_ctx.launch_lock);
+    runtime_off_end(launch_result, stream);
 }
