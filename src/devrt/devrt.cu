@@ -259,9 +259,15 @@ static __device__ __forceinline__ ScDevLaunch *checked_block(uint32_t *slot)
     return *slot == SC_DEV_NO_SLOT ? 0 : l;
 }
 
+/* Thread tid's state in block slot `slot`; thread_state: this thread's. */
+static __device__ __forceinline__ ScDevThread *thread_state_of(const ScDevLaunch *l, uint32_t slot, uint32_t tid)
+{
+    return (ScDevThread *)l->threads + (size_t)slot * l->threads_per_block + tid;
+}
+
 static __device__ __forceinline__ ScDevThread *thread_state(const ScDevLaunch *l, uint32_t slot)
 {
-    return (ScDevThread *)l->threads + (size_t)slot * l->threads_per_block + thread_linear();
+    return thread_state_of(l, slot, thread_linear());
 }
 
 /* Only where the kernel's module issues cp.async (l->async is 0 elsewhere). */
@@ -1438,6 +1444,44 @@ static __device__ uint32_t settle_trail(const ScRulesTrail *t, const ScRulesStat
     return unsettled;
 }
 
+/* The release of the recorder of state s on the chain of `head`, when the recorder is
+ * a thread of this block that published it (0 otherwise): found among the recorder's
+ * latest releases (ScDevThread.rel_nodes) by the node's place on the chain, not by
+ * walking the chain. The walk stops after ACQ_WALK nodes, and a phase of an mbarrier
+ * in a block of 1024 threads is a chain of 1024 arrivals: every thread that waited
+ * and then read what another warp wrote before arriving walked most of a phase. Of
+ * the records that cover every position of s, the rules use none but its coverage
+ * (barrier records aside: a cluster barrier's is not published here), so this one
+ * serves as well as the first the walk would meet. */
+static __device__ uint64_t own_release_in(const ScDevLaunch *l, uint32_t slot, const ScRulesState *s, uint32_t head)
+{
+    uint32_t tid = s->warp * WARP_SIZE + s->lane;
+    if (s->blk != (block_linear() & ((1u << SC_RULES_BLK_BITS) - 1u)) || tid >= l->threads_per_block)
+        return 0;
+    /* Read as read_node reads: the fields, then whether the ring reused the node. */
+    const ScDevSyncNode *h = sync_node(l, head);
+    uint32_t start = load_gpu32(&h->start), depth = load_gpu32(&h->depth);
+    if (!start || load_gpu32(&h->self) != head)
+        return 0;
+    const ScDevThread *rt = thread_state_of(l, slot, tid);
+    for (uint32_t i = 0; i < SC_DEV_REL_NODES; i++) {
+        uint32_t seq = load_gpu32(&rt->rel_nodes[i]);
+        if (!seq)
+            continue;
+        const ScDevSyncNode *n = sync_node(l, seq);
+        uint64_t rec = load_gpu64(&n->rec);
+        uint32_t n_start = load_gpu32(&n->start), n_depth = load_gpu32(&n->depth);
+        if (load_gpu32(&n->self) != seq || n_start != start || n_depth > depth)
+            continue;
+        if (!(rec & SC_RULES_REC_SET) || (rec & SC_DEV_REC_WEAK))
+            continue;
+        uint64_t taken = rec & ~SC_DEV_REC_FLAGS;
+        if (!(taken & SC_RULES_REC_BARRIER) && sc_rules_release_covers(taken, s) == SC_RULES_COVERS_ALL)
+            return taken;
+    }
+    return 0;
+}
+
 /* The release this thread has taken, or its block's threads took before a barrier or
  * __syncwarp it passed since, that covers the accesses of the recorder (s) of the
  * shadow word `old`, looked for only when the rules need one. The usable chains are
@@ -1460,44 +1504,6 @@ static __device__ uint32_t settle_trail(const ScRulesTrail *t, const ScRulesStat
  * with no pointer to the caller's locals (nvcc clones such a function under a name the
  * runtime's linking refuses); inlined, it made every instrumented kernel need 212
  * registers on sm_90, against 143 without it. */
-/* The release of the recorder of state s on the chain of `head`, when the recorder is
- * a thread of this block that published it (0 otherwise): found among the recorder's
- * latest releases (ScDevThread.rel_nodes) by the node's place on the chain, not by
- * walking the chain. The walk stops after ACQ_WALK nodes, and a phase of an mbarrier
- * in a block of 1024 threads is a chain of 1024 arrivals: every thread that waited
- * and then read what another warp wrote before arriving walked most of a phase. Of
- * the records that cover every position of s, the rules use none but its coverage
- * (barrier records aside: a cluster barrier's is not published here), so this one
- * serves as well as the first the walk would meet. */
-static __device__ uint64_t own_release_in(const ScDevLaunch *l, uint32_t slot, const ScRulesState *s, uint32_t head)
-{
-    uint32_t tid = s->warp * WARP_SIZE + s->lane;
-    if (s->blk != (block_linear() & ((1u << SC_RULES_BLK_BITS) - 1u)) || tid >= l->threads_per_block)
-        return 0;
-    /* Read as read_node reads: the fields, then whether the ring reused the node. */
-    const ScDevSyncNode *h = sync_node(l, head);
-    uint32_t start = load_gpu32(&h->start), depth = load_gpu32(&h->depth);
-    if (!start || load_gpu32(&h->self) != head)
-        return 0;
-    const ScDevThread *rt = (const ScDevThread *)l->threads + (size_t)slot * l->threads_per_block + tid;
-    for (uint32_t i = 0; i < SC_DEV_REL_NODES; i++) {
-        uint32_t seq = load_gpu32(&rt->rel_nodes[i]);
-        if (!seq)
-            continue;
-        const ScDevSyncNode *n = sync_node(l, seq);
-        uint64_t rec = load_gpu64(&n->rec);
-        uint32_t n_start = load_gpu32(&n->start), n_depth = load_gpu32(&n->depth);
-        if (load_gpu32(&n->self) != seq || n_start != start || n_depth > depth)
-            continue;
-        if (!(rec & SC_RULES_REC_SET) || (rec & SC_DEV_REC_WEAK))
-            continue;
-        uint64_t taken = rec & ~SC_DEV_REC_FLAGS;
-        if (!(taken & SC_RULES_REC_BARRIER) && sc_rules_release_covers(taken, s) == SC_RULES_COVERS_ALL)
-            return taken;
-    }
-    return 0;
-}
-
 #define ACQ_LOCK 1u
 #define ACQ_RECORDER_BLOCK 2u
 #define ACQ_NARROW 4u

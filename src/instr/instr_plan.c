@@ -1029,7 +1029,7 @@ static bool is_system_call(const char *name)
  * every .func it calls, transitively, and whether any of them (or a function
  * another unit defines) triggers its dependents; through a pointer it may call
  * any .func. */
-static void propagate_unchecked(ScInstrPlan *plan, ScInstrResult *res)
+static void propagate_to_kernels(ScInstrPlan *plan, ScInstrResult *res)
 {
     uint32_t n = plan->n_funcs;
     for (bool changed = true; changed;) {
@@ -1106,7 +1106,7 @@ bool sc_instr_plan(ScPtxModule *m, ScInstrSites *sites, bool prune, ScInstrPlan 
     free(p.marks);
     sc_buf_free(&p.tmp);
     if (ok)
-        propagate_unchecked(plan, sites->res);
+        propagate_to_kernels(plan, sites->res);
     return ok;
 }
 

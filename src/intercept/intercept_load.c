@@ -172,8 +172,6 @@ static void record_linked(const char *origin)
     record_module(m, true, CUDA_SUCCESS);
 }
 
-/* Registers the sites of an instrumented module with the report; the caller
- * holds the context lock. */
 /* Notes, under the lock, whether each kernel of an instrumented unit may let its
  * programmatic dependents begin before it ends. */
 static bool note_kernels(const ScInstrResult *res, ScErr *err)
