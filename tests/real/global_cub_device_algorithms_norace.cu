@@ -6,46 +6,13 @@
 // SCORD-CATEGORY: 13
 // SCORD-PTX-TARGETS: sm_90
 // SCORD-EXPECT: no race
-#include "rs_common.h"
+#include "cub_run.h"
 #include <algorithm>
 #include <cub/cub.cuh>
 #include <numeric>
 #include <vector>
 
 static const int N = 1 << 20;
-static void *g_temp;
-static size_t g_temp_bytes;
-
-// Temporary storage for one algorithm call: grown, never shrunk.
-static void *temp(size_t bytes)
-{
-    if (bytes > g_temp_bytes) {
-        if (g_temp)
-            RS_CHECK(cudaFree(g_temp));
-        RS_CHECK(cudaMalloc(&g_temp, bytes));
-        g_temp_bytes = bytes;
-    }
-    return g_temp;
-}
-
-#define CUB_RUN(call)                                                                             \
-    do {                                                                                          \
-        size_t bytes_ = 0;                                                                        \
-        void *d_temp_storage = nullptr;                                                           \
-        size_t &temp_storage_bytes = bytes_;                                                      \
-        RS_CHECK(call);                                                                           \
-        d_temp_storage = temp(bytes_);                                                            \
-        RS_CHECK(call);                                                                           \
-        RS_LAUNCHED();                                                                            \
-    } while (0)
-
-template <class T> static std::vector<T> down(const T *d, size_t n)
-{
-    std::vector<T> h(n);
-    RS_CHECK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
-    return h;
-}
-
 static int verdict(const char *what, bool ok)
 {
     printf("%-22s %s\n", what, ok ? "ok" : "WRONG");

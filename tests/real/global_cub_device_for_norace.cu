@@ -10,7 +10,7 @@
 // SCORD-CATEGORY: 13
 // SCORD-PTX-TARGETS: sm_90
 // SCORD-EXPECT: no race
-#include "rs_common.h"
+#include "cub_run.h"
 #include <cub/cub.cuh>
 #include <cuda/std/tuple>
 #include <vector>
@@ -44,13 +44,6 @@ struct Count {
 struct Blend {
     __host__ __device__ int operator()(int a, int b) const { return 2 * a - b; }
 };
-
-template <class T> static std::vector<T> down(const T *d, size_t n)
-{
-    std::vector<T> h(n);
-    RS_CHECK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
-    return h;
-}
 
 static int verdict(const char *what, int wrong)
 {

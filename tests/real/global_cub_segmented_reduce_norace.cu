@@ -8,45 +8,12 @@
 // SCORD-CATEGORY: 13
 // SCORD-PTX-TARGETS: sm_90
 // SCORD-EXPECT: no race
-#include "rs_common.h"
+#include "cub_run.h"
 #include <algorithm>
 #include <climits>
 #include <cub/cub.cuh>
 #include <functional>
 #include <vector>
-
-static void *g_temp;
-static size_t g_temp_bytes;
-
-// Temporary storage for one algorithm call: grown, never shrunk.
-static void *temp(size_t bytes)
-{
-    if (bytes > g_temp_bytes) {
-        if (g_temp)
-            RS_CHECK(cudaFree(g_temp));
-        RS_CHECK(cudaMalloc(&g_temp, bytes));
-        g_temp_bytes = bytes;
-    }
-    return g_temp;
-}
-
-// The CUB two-call idiom: ask for the temporary storage's size, then run.
-#define CUB_RUN(call)                                                                             \
-    do {                                                                                          \
-        void *d_temp_storage = nullptr;                                                           \
-        size_t temp_storage_bytes = 0;                                                            \
-        RS_CHECK(call);                                                                           \
-        d_temp_storage = temp(temp_storage_bytes);                                                \
-        RS_CHECK(call);                                                                           \
-        RS_LAUNCHED();                                                                            \
-    } while (0)
-
-template <class T> static std::vector<T> down(const T *d, size_t n)
-{
-    std::vector<T> h(n);
-    RS_CHECK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
-    return h;
-}
 
 static int verdict(const char *what, int wrong)
 {

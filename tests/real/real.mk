@@ -17,7 +17,7 @@ real-programs: $(addprefix $(RP_OUT)/,$(RP_PROGS))
 # Built as a user of an H100/H200 builds: -arch=sm_90 (machine code and compute_90 PTX,
 # which scord instruments), so the libraries take their sm_90 paths (cp.async, onesweep
 # tunings); a header's `SCORD-REQUIRES: sm_XX` chooses another architecture.
-$(RP_OUT)/%: $(RP_SRC)/%.cu tests/races/rs_common.h
+$(RP_OUT)/%: $(RP_SRC)/%.cu tests/races/rs_common.h $(RP_SRC)/cub_run.h
 	@mkdir -p $(@D)
 	$(NVCC) $(RP_NVCCFLAGS) \
 	  $$(sed -n 's|^// SCORD-REQUIRES: *\(sm_[0-9a-z]*\).*|-arch=\1|p' $< | grep . || echo -arch=sm_90) \
