@@ -301,6 +301,8 @@ static bool emit_barrier(Emitter *e, const ScInstrEdit *ed)
     static const unsigned bits[] = {32, 32, 32};
     const ScPtxInstr *in = &ed->stmt->u.instr;
     const char *guard = in->guard;
+    if (ed->align_at >= 0 && !sc_ptx_insert_mod(e->m, ed->stmt, (uint32_t)ed->align_at, "aligned", e->err))
+        return false;
     if (ed->save_guard) {
         /* bar.red writes its own guard: keep the value that decided whether it ran. */
         const char *saved = fresh(e, &e->pred, "pred");

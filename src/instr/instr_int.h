@@ -90,6 +90,8 @@ typedef struct ScInstrEdit {
                                BULK_COPY: count is the size in bytes */
     bool arrive_only;      /* BARRIER: bar.arrive, no __scord_bar_pass */
     bool save_guard;       /* BARRIER: bar.red writes its own guard predicate */
+    int32_t align_at;      /* BARRIER: where .aligned goes into a barrier without it, -1 if it has
+                              it (instr_plan.c, plan_barrier, says why) */
     ScInstrArg32 mask;     /* SYNCWARP */
     const ScPtxOperand *when; /* FENCE: call only when this predicate is true (an mbarrier wait that
                                  saw its phase complete); NULL: always */

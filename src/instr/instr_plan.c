@@ -771,6 +771,29 @@ static bool plan_group(Planner *p, ScPtxStmt *s, const ScPtxGroup *g)
     return push_edit(p, &e);
 }
 
+/* A barrier that is not .aligned gets it in the instrumented code. Hooks called from
+ * divergent code can cost a warp its convergence (DESIGN.md, "Calls in divergent
+ * code"), and for a barrier without .aligned ptxas then takes a collective path that,
+ * on an H100 with CUDA 13.0, let part of a warp complete the barrier for all of it:
+ * cooperative groups' block.sync() (barrier.sync 0) left a persistent work queue's
+ * lanes one barrier apart and its sums wrong. With .aligned ptxas first gathers the
+ * whole warp (WARPSYNC.ALL), and the program was right. CUDA asks the same of
+ * __syncthreads() and of a thread block's sync(): every thread reaches the same one;
+ * only hand-written PTX whose lanes of one warp wait at different barriers would
+ * differ. The modifier's place: barrier{.cta}.sync / .arrive / .red.op, then .aligned,
+ * then the type of a reduction. */
+static int32_t aligned_position(const ScPtxInstr *in)
+{
+    int32_t at = (int32_t)in->n_mods;
+    for (uint32_t i = 0; i < in->n_mods; i++) {
+        const char *m = in->mods[i];
+        if (!strcmp(m, "sync") || !strcmp(m, "arrive") || !strcmp(m, "red") || !strcmp(m, "popc") ||
+            !strcmp(m, "and") || !strcmp(m, "or"))
+            at = (int32_t)i + 1;
+    }
+    return at;
+}
+
 static bool plan_barrier(Planner *p, ScPtxStmt *s, const ScPtxBarrier *b)
 {
     ScInstrEdit e = {.kind = SC_INSTR_EDIT_BARRIER, .stmt = s};
@@ -790,6 +813,7 @@ static bool plan_barrier(Planner *p, ScPtxStmt *s, const ScPtxBarrier *b)
     else if (!plan_arg32(p, s, b->count_op, &e.count))
         return false;
     const ScPtxInstr *in = &s->u.instr;
+    e.align_at = b->aligned ? -1 : aligned_position(in);
     e.save_guard = in->guard && b->dst_op >= 0 && in->ops[b->dst_op].kind == SC_PTX_OPND_REG &&
                    strcmp(in->ops[b->dst_op].text, in->guard) == 0;
     return sc_instr_add_site(p->sites, SC_INSTR_SITE_BARRIER, SC_INSTR_UNCHECKED_NONE, s, 0, &e.site, p->err) &&

@@ -311,6 +311,9 @@ int sc_ptx_insert_before_exits(ScPtxModule *m, ScPtxFunc *f, const char *ptx, Sc
 /* Removes a statement from its body (an OPEN or CLOSE alone would unbalance
  * the body, so those are refused). */
 bool sc_ptx_remove(ScPtxStmt *s, ScErr *err);
+/* Inserts the dot-modifier `mod` (no dot) into instruction s before its modifier
+ * number `at` (at == n_mods appends). */
+bool sc_ptx_insert_mod(ScPtxModule *m, ScPtxStmt *s, uint32_t at, const char *mod, ScErr *err);
 
 /* Declares a fresh register `.reg .TYPE %__scN;` at the top of f's body and
  * returns its name (arena string), NULL with err set on failure. */

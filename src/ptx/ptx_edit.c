@@ -250,6 +250,26 @@ bool sc_ptx_remove(ScPtxStmt *s, ScErr *err)
     return true;
 }
 
+bool sc_ptx_insert_mod(ScPtxModule *m, ScPtxStmt *s, uint32_t at, const char *mod, ScErr *err)
+{
+    if (!check_at(s, err))
+        return false;
+    if (s->kind != SC_PTX_STMT_INSTR)
+        return sc_err_set(err, "a modifier can only be added to an instruction");
+    ScPtxInstr *in = &s->u.instr;
+    if (at > in->n_mods)
+        return sc_err_set(err, "%s has %u modifiers, none at %u", in->opcode, in->n_mods, at);
+    const char **mods = sc_arena_alloc(&m->arena, (in->n_mods + 1) * sizeof *mods);
+    char *copy = sc_arena_strndup(&m->arena, mod, strlen(mod));
+    if (!mods || !copy)
+        return sc_err_set(err, "out of memory");
+    for (uint32_t i = 0, j = 0; i <= in->n_mods; i++)
+        mods[i] = i == at ? copy : in->mods[j++];
+    in->mods = mods;
+    in->n_mods++;
+    return true;
+}
+
 /* ---- fresh names ---------------------------------------------------------- */
 
 static const char *fresh(ScPtxModule *m, uint64_t *counter, const char *prefix, ScErr *err)

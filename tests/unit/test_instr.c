@@ -652,6 +652,19 @@ TEST(declared_units_link_with_the_runtime)
 
 /* Every statement of every body, printed one a line; with only_original,
  * those the parser read (inserted ones are at 0:0). */
+/* A CTA barrier (barrier{.cta}.sync/.arrive/.red, not barrier.cluster). */
+static bool cta_barrier(const ScPtxInstr *in)
+{
+    if (strcmp(in->opcode, "barrier") != 0)
+        return false;
+    for (uint32_t i = 0; i < in->n_mods; i++)
+        if (strcmp(in->mods[i], "cluster") == 0)
+            return false;
+    return true;
+}
+
+/* The program's statements, one a line; a CTA barrier without its .aligned, which the
+ * instrumentation adds (instr_plan.c, aligned_position). */
 static char *statements(const ScPtxModule *m, bool only_original)
 {
     ScBuf b = {0};
@@ -661,11 +674,42 @@ static char *statements(const ScPtxModule *m, bool only_original)
         for (const ScPtxStmt *s = it->u.func->first; s; s = s->next) {
             if (only_original && s->pos.line == 0)
                 continue;
-            sc_ptx_print_stmt(s, &b);
+            if (s->kind == SC_PTX_STMT_INSTR && cta_barrier(&s->u.instr)) {
+                ScPtxStmt copy = *s;
+                const char *mods[16];
+                uint32_t n = 0;
+                for (uint32_t i = 0; i < s->u.instr.n_mods && n < 16; i++)
+                    if (strcmp(s->u.instr.mods[i], "aligned") != 0)
+                        mods[n++] = s->u.instr.mods[i];
+                copy.u.instr.mods = mods;
+                copy.u.instr.n_mods = n;
+                sc_ptx_print_stmt(&copy, &b);
+            } else {
+                sc_ptx_print_stmt(s, &b);
+            }
             sc_buf_puts(&b, "\n");
         }
     }
     return sc_buf_take(&b);
+}
+
+/* Every CTA barrier of the instrumented module is .aligned. */
+static bool barriers_aligned(const ScPtxModule *m)
+{
+    for (const ScPtxItem *it = m->first; it; it = it->next) {
+        if (it->kind != SC_PTX_ITEM_FUNC)
+            continue;
+        for (const ScPtxStmt *s = it->u.func->first; s; s = s->next) {
+            if (s->kind != SC_PTX_STMT_INSTR || !cta_barrier(&s->u.instr))
+                continue;
+            bool aligned = false;
+            for (uint32_t i = 0; i < s->u.instr.n_mods; i++)
+                aligned = aligned || strcmp(s->u.instr.mods[i], "aligned") == 0;
+            if (!aligned)
+                return false;
+        }
+    }
+    return true;
 }
 
 static bool writes_fresh(const ScPtxOperand *o)
@@ -754,6 +798,10 @@ static int check_corpus_module(const char *path, const char *out, const char *ru
         char *kept = statements(m, true);
         if (strcmp(original, kept) != 0) {
             printf("FAIL %s: instrumentation changed or dropped statements of the program\n", path);
+            CHECK(0);
+        }
+        if (!barriers_aligned(m)) {
+            printf("FAIL %s: a CTA barrier of the instrumented module is not .aligned\n", path);
             CHECK(0);
         }
         free(kept);
