@@ -288,15 +288,13 @@ static bool check_output_path(const char *what, char *pattern, ScErr *err)
     return true;
 }
 
-/* Checks what SCORD_OPTIONS cannot: the exit code range, the levels, the kernel
+/* Checks what SCORD_OPTIONS cannot: the exit code range, the report level, the kernel
  * filters, the suppressions files, and the output files. */
 static bool check_options(ScOptions *o, ScErr *err)
 {
     if (o->error_exitcode > 255)
         return sc_err_set(err, "--error-exitcode %d: an exit code is 0 to 255",
                           o->error_exitcode);
-    if (strcmp(o->error_level, "error") != 0 && strcmp(o->error_level, "warning") != 0)
-        return sc_err_set(err, "--error-level %s: the level is error or warning", o->error_level);
     ScSeverity level;
     if (!sc_report_severity_parse(o->report_level, &level))
         return sc_err_set(err, "--report-level %s: the level is info, warning or error", o->report_level);

@@ -97,6 +97,48 @@ static bool parse_int(const char *v, int *out)
     return true;
 }
 
+/* The options whose value is one of a few words, listed in the order of the codes
+ * the library gives them (sc_options_choice). */
+static const struct {
+    const char *option;
+    const char *words[6];
+} choices[] = {
+    {"error_level", {"error", "warning"}},
+    {"shadow", {"full", "cache"}},
+    {"cut", {"none", "hooks", "access", "grouping", "shadow"}},
+};
+
+int sc_options_choice(const char *option, const char *value)
+{
+    for (size_t i = 0; i < SC_ARRAY_LEN(choices); i++) {
+        if (strcmp(choices[i].option, option) != 0)
+            continue;
+        for (int w = 0; w < (int)SC_ARRAY_LEN(choices[i].words) && choices[i].words[w]; w++)
+            if (strcmp(choices[i].words[w], value) == 0)
+                return w;
+        return -1;
+    }
+    return -1;
+}
+
+/* A value of an option of few words that is none of them: err names them. */
+static bool check_choice(const char *option, const char *value, ScErr *err)
+{
+    for (size_t i = 0; i < SC_ARRAY_LEN(choices); i++) {
+        if (strcmp(choices[i].option, option) != 0)
+            continue;
+        if (sc_options_choice(option, value) >= 0)
+            return true;
+        ScBuf words = {0};
+        for (size_t w = 0; w < SC_ARRAY_LEN(choices[i].words) && choices[i].words[w]; w++)
+            sc_buf_printf(&words, "%s%s", w ? ", " : "", choices[i].words[w]);
+        sc_err_set(err, "bad value '%s': expected one of %s", value, words.data ? words.data : "");
+        sc_buf_free(&words);
+        return false;
+    }
+    return true;
+}
+
 bool sc_options_set(ScOptions *o, const ScOptionInfo *opt, const char *value, ScErr *err)
 {
     void *field = (char *)o + entry_of(opt)->offset;
@@ -115,6 +157,8 @@ bool sc_options_set(ScOptions *o, const ScOptionInfo *opt, const char *value, Sc
         if (len >= SC_OPTION_STRING_MAX)
             return sc_err_set(err, "value too long (%zu bytes; at most %d)", len,
                               SC_OPTION_STRING_MAX - 1);
+        if (!check_choice(opt->name, value, err))
+            return false;
         memcpy(field, value, len + 1);
         return true;
     }

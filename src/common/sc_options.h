@@ -47,9 +47,14 @@ const ScOptionInfo *sc_options_find(const char *name);
 /* Fills o with the defaults of options.def. */
 void sc_options_init(ScOptions *o);
 /* Sets one option from its text: BOOL true/false/1/0, INT a non-negative decimal
- * int, STRING any bytes that fit. On a bad value o is unchanged and err says why
+ * int, STRING any bytes that fit (for error_level, shadow and cut: one of their words). On a bad value o is unchanged and err says why
  * (without the option's name: callers say where the value came from). */
 bool sc_options_set(ScOptions *o, const ScOptionInfo *opt, const char *value, ScErr *err);
+/* For an option whose value is one of a few words (error_level, shadow, cut): the
+ * word's index in its list, which sc_options_set has already checked; -1 for any
+ * other option or word. The lists: error_level error, warning; shadow full, cache;
+ * cut none, hooks, access, grouping, shadow. */
+int sc_options_choice(const char *option, const char *value);
 /* Appends opt's value in o as text that sc_options_set reads back (unescaped). */
 void sc_options_format_value(const ScOptions *o, const ScOptionInfo *opt, ScBuf *out);
 

@@ -102,28 +102,16 @@ static bool rt_setup(const ScDrvRt *d)
 void sc_rt_configure(const ScOptions *o)
 {
     ScRuntime *rt = &sc_ctx.rt;
-    rt->shadow_mode = SC_SHADOW_MODE_FULL;
-    if (strcmp(o->shadow, "cache") == 0)
-        rt->shadow_mode = SC_SHADOW_MODE_CACHE;
-    else if (strcmp(o->shadow, "full") != 0)
-        sc_log("scord: shadow=%s is neither full nor cache; using full\n", o->shadow);
+    /* sc_options_set let only the words of each list in, in these orders. */
+    rt->shadow_mode = sc_options_choice("shadow", o->shadow) == 1 ? SC_SHADOW_MODE_CACHE
+                                                                   : SC_SHADOW_MODE_FULL;
     rt->cache_mb = (uint32_t)o->cache_mb;
-    static const struct {
-        const char *name;
-        uint32_t cut;
-    } cuts[] = {{"none", SC_DEV_CUT_NONE},
-                {"hooks", SC_DEV_CUT_HOOKS},
-                {"access", SC_DEV_CUT_ACCESS},
-                {"grouping", SC_DEV_CUT_GROUPING},
-                {"shadow", SC_DEV_CUT_SHADOW}};
-    size_t i = 0;
-    while (i < SC_ARRAY_LEN(cuts) && strcmp(o->cut, cuts[i].name) != 0)
-        i++;
-    if (i == SC_ARRAY_LEN(cuts)) {
-        sc_log("scord: cut=%s is none of none, hooks, access, grouping, shadow; using none\n", o->cut);
+    static const uint32_t cuts[] = {SC_DEV_CUT_NONE, SC_DEV_CUT_HOOKS, SC_DEV_CUT_ACCESS,
+                                    SC_DEV_CUT_GROUPING, SC_DEV_CUT_SHADOW};
+    int i = sc_options_choice("cut", o->cut);
+    if (i < 0 || i >= (int)SC_ARRAY_LEN(cuts))
         i = 0;
-    }
-    rt->cut = cuts[i].cut;
+    rt->cut = cuts[i];
     if (i != 0)
         sc_log("scord: cut=%s: checks stop there, races are missed (a measurement, not a check)\n",
                o->cut);

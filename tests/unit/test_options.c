@@ -201,6 +201,40 @@ TEST(errors)
     CHECK_INT(100, o.print_limit);
 }
 
+/* error_level, shadow and cut take one of their words, each known by its index;
+ * another word is refused where it is read and leaves the option as it was. */
+TEST(choices)
+{
+    CHECK_INT(0, sc_options_choice("error_level", "error"));
+    CHECK_INT(1, sc_options_choice("error_level", "warning"));
+    CHECK_INT(0, sc_options_choice("shadow", "full"));
+    CHECK_INT(1, sc_options_choice("shadow", "cache"));
+    static const char *const cuts[] = {"none", "hooks", "access", "grouping", "shadow"};
+    for (int i = 0; i < (int)SC_ARRAY_LEN(cuts); i++)
+        CHECK_INT(i, sc_options_choice("cut", cuts[i]));
+    CHECK_INT(-1, sc_options_choice("cut", "Access"));
+    CHECK_INT(-1, sc_options_choice("cut", ""));
+    CHECK_INT(-1, sc_options_choice("verbose", "true"));
+
+    ScOptions o;
+    ScErr err;
+    CHECK(parse("shadow=cache:cut=grouping:error_level=warning", &o, &err));
+    CHECK_STR("cache", o.shadow);
+    CHECK_STR("grouping", o.cut);
+    CHECK_STR("warning", o.error_level);
+    CHECK(!parse("verbose=1:shadow=partial", &o, &err));
+    CHECK_STR("column 11: shadow: bad value 'partial': expected one of full, cache", err.msg);
+    CHECK(!parse("cut=hook", &o, &err));
+    CHECK_STR("column 1: cut: bad value 'hook': expected one of none, hooks, access, grouping, "
+              "shadow",
+              err.msg);
+    sc_options_init(&o);
+    ScErr e2 = {0};
+    CHECK(!sc_options_set(&o, sc_options_find("error_level"), "info", &e2));
+    CHECK_STR("bad value 'info': expected one of error, warning", e2.msg);
+    CHECK_STR("error", o.error_level);
+}
+
 /* Every option in the .def can be set through SCORD_OPTIONS and comes back out. */
 TEST(every_option_reachable)
 {
@@ -220,7 +254,11 @@ TEST(every_option_reachable)
             value = "4242";
             break;
         case SC_OPTION_TYPE_STRING:
-            value = "v:al\\ue";
+            /* a word other than the default where only words are taken (TEST(choices)) */
+            value = !strcmp(opt->name, "error_level") ? "warning"
+                    : !strcmp(opt->name, "shadow")    ? "cache"
+                    : !strcmp(opt->name, "cut")       ? "shadow"
+                                                      : "v:al\\ue";
             break;
         }
         sc_buf_free(&def_value);
