@@ -47,8 +47,9 @@ const ScOptionInfo *sc_options_find(const char *name);
 /* Fills o with the defaults of options.def. */
 void sc_options_init(ScOptions *o);
 /* Sets one option from its text: BOOL true/false/1/0, INT a non-negative decimal
- * int, STRING any bytes that fit (for error_level, shadow and cut: one of their words). On a bad value o is unchanged and err says why
- * (without the option's name: callers say where the value came from). */
+ * int, STRING any bytes that fit (error_level, shadow and cut: one of their words,
+ * sc_options_choice). On a bad value o is unchanged and err says why (without the
+ * option's name: callers say where the value came from). */
 bool sc_options_set(ScOptions *o, const ScOptionInfo *opt, const char *value, ScErr *err);
 /* For an option whose value is one of a few words (error_level, shadow, cut): the
  * word's index in its list, which sc_options_set has already checked; -1 for any
