@@ -59,20 +59,12 @@ static struct {
     .lock = PTHREAD_MUTEX_INITIALIZER,
 };
 
-/* Reads where the cache lives with the options, as the library loads (the
- * options' errors are reported by intercept_ctx.c, which reads them too). */
-__attribute__((constructor)) static void read_cache_options(void)
+void sc_compile_configure(const ScOptions *o)
 {
-    ScOptions o;
-    sc_options_init(&o);
-    const char *env = getenv(SC_ENV_OPTIONS);
-    ScErr err = {0};
-    if (env)
-        sc_options_parse_env(env, &o, &err);
-    if (o.no_cache) {
+    if (o->no_cache) {
         compile.off_reason = "--no-cache";
-    } else if (o.cache_dir[0]) {
-        memcpy(compile.dir, o.cache_dir, sizeof compile.dir);
+    } else if (o->cache_dir[0]) {
+        memcpy(compile.dir, o->cache_dir, sizeof compile.dir);
     } else {
         ScBuf dir = {0};
         if (sc_cache_default_dir(getenv("XDG_CACHE_HOME"), getenv("HOME"), &dir))

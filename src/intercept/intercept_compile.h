@@ -5,6 +5,10 @@
 
 #include "intercept/intercept.h"
 
+/* Takes the no_cache and cache_dir options (called once, from the options' one
+ * reading in intercept_ctx.c, before any module is compiled). */
+void sc_compile_configure(const ScOptions *o);
+
 /* The device scord plans and compiles for: the current context's, else device 0.
  * False when the driver can name neither (not initialized). */
 bool sc_planned_device(CUdevice *dev);

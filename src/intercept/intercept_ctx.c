@@ -11,6 +11,7 @@
 #include "common/sc_options.h"
 #include "report/report.h"
 #include "intercept/intercept.h"
+#include "intercept/intercept_compile.h"
 
 ScCtx sc_ctx = {
     .lock = PTHREAD_MUTEX_INITIALIZER,
@@ -127,6 +128,7 @@ static void init(void)
                                o.launch_count, &select_err))
         sc_log("scord: %s; every launch is checked\n", select_err.msg);
     sc_rt_configure(&o);
+    sc_compile_configure(&o);
     make_report(&o);
     sc_ctx.status_fd = sc_options_status_fd();
     const char *fault = getenv("SCORD_FAULT");
