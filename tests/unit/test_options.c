@@ -449,6 +449,7 @@ int main(void)
     RUN(round_trip);
     RUN(longest_string);
     RUN(errors);
+    RUN(choices);
     RUN(every_option_reachable);
     RUN(docs_list_every_option);
     RUN(log_path);
