@@ -8,31 +8,15 @@ set -u
 build=${SC_TEST_BUILD:-build}
 stage=$build/tests/install-stage
 prefix=/opt/scord-test
-pass=0
-fail=0
-check() { # NAME COMMAND...
-    local name=$1
-    shift
-    if "$@"; then
-        echo "ok $name"
-        pass=$((pass + 1))
-    else
-        echo "FAIL $name"
-        fail=$((fail + 1))
-    fi
-}
+. tests/sc_test.sh
 rm -rf "$stage"
 san=
 case $build in */san) san=SAN=1 ;; esac
-if make --no-print-directory -s install BUILD="$build" $san DESTDIR="$stage" PREFIX="$prefix" \
-    >"$build/tests/install.log" 2>&1; then
-    echo "ok make install"
-    pass=$((pass + 1))
-else
-    echo "FAIL make install; log follows"
-    tail -n 20 "$build/tests/install.log"
-    fail=$((fail + 1))
-fi
+make_install() {
+    make --no-print-directory -s install BUILD="$build" $san DESTDIR="$stage" PREFIX="$prefix" \
+        >"$build/tests/install.log" 2>&1
+}
+check "make install" make_install || tail -n 20 "$build/tests/install.log"
 root=$stage$prefix
 check "bin/scord is executable" test -x "$root/bin/scord"
 check "lib/libscord.so is there" test -f "$root/lib/libscord.so"
@@ -44,5 +28,4 @@ rc=$?
 check "the installed scord finds its library" test "$rc" -eq 127
 case $err in *"libscord.so not found"*) check "no missing-library error" false ;; esac
 rm -rf "$stage"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+report

@@ -9,19 +9,7 @@ set -u
 build=${SC_TEST_BUILD:-build}
 plain=$build/plain
 work=$build/tests/stop-signals
-pass=0
-fail=0
-check() { # NAME COMMAND...
-    local name=$1
-    shift
-    if "$@"; then
-        echo "ok $name"
-        pass=$((pass + 1))
-    else
-        echo "FAIL $name"
-        fail=$((fail + 1))
-    fi
-}
+. tests/sc_test.sh
 rm -rf "$work"
 mkdir -p "$work"
 if ! make --no-print-directory -s BUILD="$plain" all >"$work/build.log" 2>&1; then
@@ -77,5 +65,4 @@ done
 rc=$?
 check "a program's own handler still runs (exit 7)" test "$rc" -eq 7
 rm -rf "$work"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+report
