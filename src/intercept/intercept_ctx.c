@@ -120,7 +120,7 @@ static void init(void)
                err.msg);
     sc_ctx.verbose = o.verbose;
     sc_ctx.error_exitcode = o.error_exitcode;
-    sc_ctx.exit_on_warnings = sc_options_choice("error_level", o.error_level) == 1;
+    sc_ctx.exit_on_warnings = strcmp(o.error_level, "warning") == 0;
     sc_ctx.detect = o.detect;
     sc_ctx.prune = o.prune;
     ScErr select_err = {0};

@@ -102,9 +102,9 @@ static bool rt_setup(const ScDrvRt *d)
 void sc_rt_configure(const ScOptions *o)
 {
     ScRuntime *rt = &sc_ctx.rt;
-    /* sc_options_set let only the words of each list in, in these orders. */
-    rt->shadow_mode = sc_options_choice("shadow", o->shadow) == 1 ? SC_SHADOW_MODE_CACHE
-                                                                   : SC_SHADOW_MODE_FULL;
+    /* sc_options_set lets only full or cache in, and only the words of `cut`, in the
+     * order of this table. */
+    rt->shadow_mode = strcmp(o->shadow, "cache") == 0 ? SC_SHADOW_MODE_CACHE : SC_SHADOW_MODE_FULL;
     rt->cache_mb = (uint32_t)o->cache_mb;
     static const uint32_t cuts[] = {SC_DEV_CUT_NONE, SC_DEV_CUT_HOOKS, SC_DEV_CUT_ACCESS,
                                     SC_DEV_CUT_GROUPING, SC_DEV_CUT_SHADOW};
