@@ -527,6 +527,7 @@ extern "C" __device__ void __scord_entry(uint32_t kernel)
     th->release_broken = 0;
     th->spin_addr = 0;
     th->spin_site = 0;
+    th->poll_key = 0;
     th->grid_waited = 0;
     if (l->async) {
         ScDevAsync *as = async_state(l, slot);
@@ -1825,6 +1826,8 @@ typedef struct Access {
     bool weak_flag;    /* a weak write that took a release as a flag would (sync_access) */
     bool acquired;     /* the block has taken releases: a check looks for one that
                           orders the word's recorder (__scord_acquired_cover) */
+    bool poll;         /* a strong read whose decision may be kept (ScDevThread.poll_key) */
+    uint32_t acq_next; /* the block's ScDevBlock.acq_next as the check began */
     uint64_t base;     /* shared window offset or global address of the word's byte 0 */
 } Access;
 
@@ -2212,8 +2215,14 @@ static __device__ bool write_pair(const Access *a, ScRulesAccess *r, const Shado
  * (write_pair), deciding again on what changed meanwhile, then report. Returns
  * SC_RULES_SPLIT with *marker set when the word is split (the caller goes on with the
  * cells), and SC_RULES_UNCHANGED when the split pool was empty. */
+/* A shadow pair as a poll's decision keeps it: never 0. */
+static __device__ __forceinline__ uint64_t pair_hash(uint64_t word, uint64_t site)
+{
+    return mix64(word ^ mix64(site)) | 1u;
+}
+
 static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shadow *sh,
-                                   uint32_t byte, uint64_t *marker)
+                                   uint32_t byte, uint64_t *marker, uint64_t *kept)
 {
     ScRulesVerdict v;
     /* WORD_HELD: (re)read the pair, once a thread that holds it lets it go. */
@@ -2244,8 +2253,12 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
             r->n_acq = cover != 0;
         }
         int res = decide(r, sh->cell, old, &next, &v);
-        if (res == SC_RULES_UNCHANGED && site_after(a, r, sh, site, old, old) == site)
+        if (res == SC_RULES_UNCHANGED && site_after(a, r, sh, site, old, old) == site) {
+            /* A trail can change without its word: a poll decided on one is not kept. */
+            if (a->poll && !sh->cell && !(site & SC_RULES_SITE_TRAIL))
+                *kept = pair_hash(old, site);
             return res;
+        }
         if (!write_pair(a, r, sh, &old, &site, &res, &next, &v))
             continue;
         if (res == SC_RULES_SPLIT) {
@@ -2264,28 +2277,30 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
 
 /* One shadow word: its own history, or that of the byte cells it was split into, each
  * byte of the access decided on its own. One call of check_shadow, for both: it is
- * long, and each inlined copy adds to the JIT time. */
-static __device__ void check_word(const Access *a, uint64_t *word, uint64_t *site_word, bool held)
+ * long, and each inlined copy adds to the JIT time. Returns the pair_hash of the word
+ * a poll (Access.poll) left as it was, else 0. */
+static __device__ uint64_t check_word(const Access *a, uint64_t *word, uint64_t *site_word, bool held)
 {
     ScRulesAccess r = a->rules;
     Shadow sh = {word, site_word, false, held};
-    uint64_t marker = 0, *cells = 0;
+    uint64_t marker = 0, *cells = 0, kept = 0;
     uint32_t byte = lowest_lane(r.mask), bytes = r.mask;
     for (;;) {
-        int res = check_shadow(a, &r, &sh, byte, &marker);
+        int res = check_shadow(a, &r, &sh, byte, &marker, &kept);
         if (!cells) {
             if (res != SC_RULES_SPLIT)
-                return;
+                return kept;
+            kept = 0;
             cells = split_group(a, sc_rules_split_index(marker));
             if (!cells) {
                 count_unsplit(a->l);
-                return;
+                return 0;
             }
             /* Acquire: the splitter filled the cells before it installed the marker. */
             __threadfence();
         }
         if (!bytes)
-            return;
+            return 0;
         byte = lowest_lane(bytes);
         bytes &= bytes - 1;
         sh = (Shadow){&cells[2 * byte], &cells[2 * byte + 1], true, false};
@@ -2437,6 +2452,41 @@ static __device__ bool read_clocks(ScRulesAccess *r, const ScDevLaunch *l, uint3
     return true;
 }
 
+/* A strong read of a spin (a flag, a lock's count, a barrier's generation) reads one
+ * word again and again, each time at the same clocks: decided once, it is decided the
+ * same way for as long as neither the thread's clocks and acquisitions nor the word's
+ * shadow change (docs/devrt.md, "Spins"). The key of such a read; never 0. */
+static __device__ __forceinline__ uint64_t poll_of(const Access *a, uint64_t addr, uint32_t last_acq)
+{
+    const ScRulesAccess *r = &a->rules;
+    uint64_t clocks = (uint64_t)r->bar_now | (uint64_t)r->bar_own << 16 | (uint64_t)r->sync_now << 32 |
+                      (uint64_t)r->sync_floor << 48;
+    uint64_t who = (uint64_t)a->cur.site | (uint64_t)a->cur.block << 32;
+    return mix64(addr ^ mix64(who ^ mix64(clocks ^ mix64((uint64_t)a->acq_next << 32 | last_acq)))) | 1u;
+}
+
+/* Has this thread decided this poll already, on the shadow pairs of its n words
+ * (consecutive in one chunk) as they are now? */
+static __device__ __forceinline__ bool poll_decided(const Access *a, uint64_t addr, const uint64_t *words,
+                                                 uint32_t n)
+{
+    const ScDevThread *th = thread_state(a->l, a->slot);
+    if (th->poll_key != poll_of(a, addr, th->last_acq))
+        return false;
+    uint64_t h = 1;
+    for (uint32_t k = 0; k < n; k++)
+        h = mix64(h ^ pair_hash(load_shadow(a, words + 2 * k), load_shadow(a, words + 2 * k + 1)));
+    return th->poll_shadow == h;
+}
+
+/* Keeps a poll's decision (kept: the hash of the pairs it left unchanged). */
+static __device__ __forceinline__ void keep_poll(const Access *a, uint64_t addr, uint64_t kept)
+{
+    ScDevThread *th = thread_state(a->l, a->slot);
+    th->poll_key = poll_of(a, addr, th->last_acq);
+    th->poll_shadow = kept;
+}
+
 static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slot, uint64_t addr,
                                                     uint32_t info, uint32_t site, int cls,
                                                     StorePeers peers, bool weak_flag)
@@ -2512,7 +2562,8 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     const ScDevBlock *b = block_state(l, slot);
     a.rules.cluster = launch_clusters(b);
     a.rules.shared = a.shared;
-    a.acquired = load_cta32(&b->acq_next) != 0;
+    a.acq_next = load_cta32(&b->acq_next);
+    a.acquired = a.acq_next != 0;
     if (l->cut == SC_DEV_CUT_SHADOW)
         return;
     /* A dependent launch's thread before griddepcontrol.wait also meets the
@@ -2522,6 +2573,15 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
         prior = (const uint64_t *)l->prior_dir;
     /* Byte k of the access lies in word (addr % 4 + k) / 4 of it. */
     uint32_t first = (uint32_t)(addr & 3), end = first + size;
+    uint64_t kept = 0;
+    a.poll = cls == SC_RULES_CLS_SREAD && !prior && !(chunk & SC_SHADOW_CACHED) &&
+             (a.shared || ((a.base + end - 1) & ~(uint64_t)(SC_SHADOW_CHUNK_BYTES - 1)) ==
+                              (a.base & ~(uint64_t)(SC_SHADOW_CHUNK_BYTES - 1)));
+    if (a.poll) {
+        if (poll_decided(&a, addr, words, (end + 3) / 4))
+            return;
+        kept = 1;
+    }
     for (uint32_t lo = first; lo < end; lo = (lo | 3u) + 1) {
         uint32_t k = lo / 4, hi = end - 4 * k < 4 ? end - 4 * k : 4;
         a.rules.mask = (uint8_t)((1u << hi) - (1u << (lo % 4)));
@@ -2550,10 +2610,13 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
         }
         if (prior && !entry)
             check_prior(&a, prior);
-        check_word(&a, word, site_word, entry != 0);
+        uint64_t pair = check_word(&a, word, site_word, entry != 0);
+        kept = kept && pair ? mix64(kept ^ pair) : 0;
         if (entry)
             cache_entry_put(&a, entry);
     }
+    if (kept)
+        keep_poll(&a, addr, kept);
 }
 
 /* Is this cas/exch the thread's last one again (same word, same instruction) with no

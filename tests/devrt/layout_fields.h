@@ -37,6 +37,8 @@
     FIELD(ScDevThread, spin_site)                                                              \
     FIELD(ScDevThread, grid_waited)                                                            \
     FIELD(ScDevThread, spin_addr)                                                              \
+    FIELD(ScDevThread, poll_key)                                                               \
+    FIELD(ScDevThread, poll_shadow)                                                            \
     FIELD(ScDevThread, acq_flags)                                                              \
     FIELD(ScDevThread, last_acq_meta)                                                          \
     FIELD(ScDevThread, trail_classes)                                                          \
