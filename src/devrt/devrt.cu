@@ -811,6 +811,14 @@ static __device__ __forceinline__ uint32_t warp_sync(ScDevLaunch *l, uint32_t sl
     /* Lanes the warp does not have, or that have exited, count as present. */
     uint32_t absent = ~warp_lanes(w) | load_cta32(&b->exited_lanes[w]);
     bool wide = ((solo ? ~warp_lanes(w) : absent) | mask) == 0xffffffffu;
+    /* The hook runs after the program's bar.warp.sync, which every lane of the mask
+     * passed, but they need not come on together: lanes that reach the hook apart
+     * would each take an instance number of their own, and those that came first
+     * would count as synchronized before the others' rows say so. Syncing the mask
+     * again gathers them (every lane of the mask runs this hook, under the guard that
+     * ran its bar.warp.sync), so that one instance has one number. */
+    if (!solo)
+        __syncwarp(mask);
     uint32_t peers = __match_any_sync(__activemask(), mask);
     uint32_t leader = lowest_lane(peers);
     uint32_t nf = 0;
