@@ -2262,8 +2262,7 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
         }
         int res = decide(r, sh->cell, old, &next, &v);
         if (res == SC_RULES_UNCHANGED && site_after(a, r, sh, site, old, old) == site) {
-            /* A trail can change without its word: a poll decided on one is not kept. */
-            if (a->poll && !sh->cell && !(site & SC_RULES_SITE_TRAIL))
+            if (a->poll && !sh->cell)
                 *kept = pair_hash(old, site);
             return res;
         }
