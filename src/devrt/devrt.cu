@@ -525,9 +525,7 @@ extern "C" __device__ void __scord_entry(uint32_t kernel)
     th->last_acq = 0;
     th->release_also = 0;
     th->release_broken = 0;
-    th->spin_addr = 0;
-    th->spin_site = 0;
-    th->poll_key = 0;
+    th->spin_key = 0;
     th->grid_waited = 0;
     if (l->async) {
         ScDevAsync *as = async_state(l, slot);
@@ -1112,7 +1110,6 @@ static __device__ __forceinline__ void release(ScDevLaunch *l, uint32_t slot, ui
         }
     }
     ScDevThread *th = thread_state(l, slot);
-    th->spin_addr = 0;
     th->release = sc_rules_release_record(block_linear(), t, nf & 0xffffu, known, nf >> 16, scope_span(scope));
     if (!load_gpu32(&l->released))
         l->released = 1;
@@ -1155,7 +1152,6 @@ static __device__ __forceinline__ void acquire(ScDevLaunch *l, uint32_t slot, ui
     uint32_t t = thread_linear();
     int span = scope_span(scope);
     bool stepped = false;
-    th->spin_addr = 0;
     /* Oldest first: the newest flag's outcome is the thread's latest attempt. */
     for (uint32_t i = SC_DEV_PENDING; i-- > 0;) {
         uint64_t key = th->pending[i];
@@ -1196,14 +1192,18 @@ static __device__ __forceinline__ void acquire(ScDevLaunch *l, uint32_t slot, ui
         } else
             th->attempt = 0;
         if (!th->attempt) {
+            /* The chain this thread took last, taken again, orders nothing new: the
+             * acquires of a spin (a grid barrier's ld.acquire polls, a lock's failed
+             * exch) keep the thread's clocks, and with them its kept spin decision. */
+            bool again = head == th->last_acq;
             th->last_acq = head;
             th->lock_user |= lock;
             /* A taken chain steps the warp clock, as a release does: what it orders
              * before this thread's later accesses came after its earlier releases
              * (sc_rules_release_covers, SC_RULES_COVERS_BEFORE). */
-            if (!stepped)
+            if (!stepped && !again)
                 warp_sync(l, slot, 1u << (t % WARP_SIZE), true);
-            stepped = true;
+            stepped = stepped || !again;
         }
         if (th->attempt && ticket)
             continue; /* a counter's ticket: the thread's own business */
@@ -1834,7 +1834,7 @@ typedef struct Access {
     bool weak_flag;    /* a weak write that took a release as a flag would (sync_access) */
     bool acquired;     /* the block has taken releases: a check looks for one that
                           orders the word's recorder (__scord_acquired_cover) */
-    bool poll;         /* a strong read whose decision may be kept (ScDevThread.poll_key) */
+    uint8_t spin;      /* SPIN_*: a repeat of this access may keep its decision */
     uint32_t acq_next; /* the block's ScDevBlock.acq_next as the check began */
     uint64_t base;     /* shared window offset or global address of the word's byte 0 */
 } Access;
@@ -2223,7 +2223,11 @@ static __device__ bool write_pair(const Access *a, ScRulesAccess *r, const Shado
  * (write_pair), deciding again on what changed meanwhile, then report. Returns
  * SC_RULES_SPLIT with *marker set when the word is split (the caller goes on with the
  * cells), and SC_RULES_UNCHANGED when the split pool was empty. */
-/* A shadow pair as a poll's decision keeps it: never 0. */
+/* What a spin access keeps of its decision (ScDevThread.spin_key, docs/devrt.md,
+ * "Spins"): nothing, or its key and, for a read, the shadow pairs it left unchanged. */
+enum { SPIN_NONE, SPIN_READ, SPIN_ATTEMPT };
+
+/* A shadow pair as a spin read's decision keeps it: never 0. */
 static __device__ __forceinline__ uint64_t pair_hash(uint64_t word, uint64_t site)
 {
     return mix64(word ^ mix64(site)) | 1u;
@@ -2262,7 +2266,7 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
         }
         int res = decide(r, sh->cell, old, &next, &v);
         if (res == SC_RULES_UNCHANGED && site_after(a, r, sh, site, old, old) == site) {
-            if (a->poll && !sh->cell)
+            if (a->spin == SPIN_READ && !sh->cell)
                 *kept = pair_hash(old, site);
             return res;
         }
@@ -2285,7 +2289,7 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
 /* One shadow word: its own history, or that of the byte cells it was split into, each
  * byte of the access decided on its own. One call of check_shadow, for both: it is
  * long, and each inlined copy adds to the JIT time. Returns the pair_hash of the word
- * a poll (Access.poll) left as it was, else 0. */
+ * a spin read (SPIN_READ) left as it was, else 0. */
 static __device__ uint64_t check_word(const Access *a, uint64_t *word, uint64_t *site_word, bool held)
 {
     ScRulesAccess r = a->rules;
@@ -2459,39 +2463,40 @@ static __device__ bool read_clocks(ScRulesAccess *r, const ScDevLaunch *l, uint3
     return true;
 }
 
-/* A strong read of a spin (a flag, a lock's count, a barrier's generation) reads one
- * word again and again, each time at the same clocks: decided once, it is decided the
- * same way for as long as neither the thread's clocks and acquisitions nor the word's
- * shadow change (docs/devrt.md, "Spins"). The key of such a read; never 0. */
-static __device__ __forceinline__ uint64_t poll_of(const Access *a, uint64_t addr, uint32_t last_acq)
+/* A spin polls one word from one instruction again and again, each time at the same
+ * clocks: a strong read (a flag, a grid barrier's generation) or a lock's cas/exch. The
+ * key of such an access: its word, instruction, kind and block, and the thread's clocks
+ * and acquisitions; never 0. */
+static __device__ __forceinline__ uint64_t spin_key(const Access *a, uint64_t addr, uint32_t last_acq)
 {
     const ScRulesAccess *r = &a->rules;
     uint64_t clocks = (uint64_t)r->bar_now | (uint64_t)r->bar_own << 16 | (uint64_t)r->sync_now << 32 |
                       (uint64_t)r->sync_floor << 48;
-    uint64_t who = (uint64_t)a->cur.site | (uint64_t)a->cur.block << 32;
+    uint64_t who = (uint64_t)a->cur.site | (uint64_t)a->cur.block << 32 | (uint64_t)a->spin << 62;
     return mix64(addr ^ mix64(who ^ mix64(clocks ^ mix64((uint64_t)a->acq_next << 32 | last_acq)))) | 1u;
 }
 
-/* Has this thread decided this poll already, on the shadow pairs of its n words
- * (consecutive in one chunk) as they are now? */
-static __device__ __forceinline__ bool poll_decided(const Access *a, uint64_t addr, const uint64_t *words,
-                                                 uint32_t n)
+/* Has this thread decided this spin access already: the same key, and for a read the
+ * same shadow pairs of its n words (consecutive in one chunk)? */
+static __device__ __forceinline__ bool spin_decided(const Access *a, uint64_t addr, const uint64_t *words,
+                                                    uint32_t n)
 {
     const ScDevThread *th = thread_state(a->l, a->slot);
-    if (th->poll_key != poll_of(a, addr, th->last_acq))
+    if (th->spin_key != spin_key(a, addr, th->last_acq))
         return false;
+    if (a->spin == SPIN_ATTEMPT)
+        return true;
     uint64_t h = 1;
     for (uint32_t k = 0; k < n; k++)
         h = mix64(h ^ pair_hash(load_shadow(a, words + 2 * k), load_shadow(a, words + 2 * k + 1)));
-    return th->poll_shadow == h;
+    return th->spin_shadow == h;
 }
 
-/* Keeps a poll's decision (kept: the hash of the pairs it left unchanged). */
-static __device__ __forceinline__ void keep_poll(const Access *a, uint64_t addr, uint64_t kept)
+static __device__ __forceinline__ void keep_spin(const Access *a, uint64_t addr, uint64_t kept)
 {
     ScDevThread *th = thread_state(a->l, a->slot);
-    th->poll_key = poll_of(a, addr, th->last_acq);
-    th->poll_shadow = kept;
+    th->spin_key = spin_key(a, addr, th->last_acq);
+    th->spin_shadow = kept;
 }
 
 static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slot, uint64_t addr,
@@ -2581,11 +2586,14 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     /* Byte k of the access lies in word (addr % 4 + k) / 4 of it. */
     uint32_t first = (uint32_t)(addr & 3), end = first + size;
     uint64_t kept = 0;
-    a.poll = cls == SC_RULES_CLS_SREAD && !prior && !(chunk & SC_SHADOW_CACHED) &&
-             (a.shared || ((a.base + end - 1) & ~(uint64_t)(SC_SHADOW_CHUNK_BYTES - 1)) ==
-                              (a.base & ~(uint64_t)(SC_SHADOW_CHUNK_BYTES - 1)));
-    if (a.poll) {
-        if (poll_decided(&a, addr, words, (end + 3) / 4))
+    bool one_chunk = a.shared || ((a.base + end - 1) & ~(uint64_t)(SC_SHADOW_CHUNK_BYTES - 1)) ==
+                                     (a.base & ~(uint64_t)(SC_SHADOW_CHUNK_BYTES - 1));
+    a.spin = prior || (chunk & SC_SHADOW_CACHED) || !one_chunk    ? SPIN_NONE
+             : cls == SC_RULES_CLS_SREAD                           ? SPIN_READ
+             : cls == SC_RULES_CLS_ATOMIC && (info & SC_ABI_INFO_LOCK) ? SPIN_ATTEMPT
+                                                                   : SPIN_NONE;
+    if (a.spin != SPIN_NONE) {
+        if (spin_decided(&a, addr, words, (end + 3) / 4))
             return;
         kept = 1;
     }
@@ -2622,22 +2630,8 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
         if (entry)
             cache_entry_put(&a, entry);
     }
-    if (kept)
-        keep_poll(&a, addr, kept);
-}
-
-/* Is this cas/exch the thread's last one again (same word, same instruction) with no
- * fence between: a spin on a lock or flag? Its first attempt was checked, and a later
- * one meets no access the first did not race with that would not itself be checked
- * against it; checking each would have every spinning thread of the grid compete for
- * the lock word's shadow with the thread that holds the lock and must give it back. */
-static __device__ __forceinline__ bool repeated_attempt(ScDevThread *th, uint64_t addr, uint32_t site)
-{
-    if (th->spin_addr == addr && th->spin_site == site)
-        return true;
-    th->spin_addr = addr;
-    th->spin_site = site;
-    return false;
+    if (a.spin == SPIN_ATTEMPT || kept)
+        keep_spin(&a, addr, kept);
 }
 
 /* Lanes of one weak load instruction on one address, or of one atomic that is no lock
@@ -2693,7 +2687,7 @@ extern "C" __device__ __noinline__ void __scord_access(uint64_t addr, uint32_t i
         peers = store_peers(same, value);
         checks = lane == lowest_lane(peers.group);
     } else if (cls == SC_RULES_CLS_ATOMIC && (info & SC_ABI_INFO_LOCK)) {
-        checks = !repeated_attempt(thread_state(l, slot), addr, site);
+        checks = true; /* each lane's attempt, a repeat kept (check_access) */
     } else if ((cls == SC_RULES_CLS_READ || cls == SC_RULES_CLS_ATOMIC) && !(info & SC_ABI_INFO_ASYNC)) {
         checks = (group_ends(l, slot, same) >> lane) & 1u;
     }

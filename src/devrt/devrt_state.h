@@ -292,18 +292,14 @@ typedef struct ScDevThread {
     uint32_t last_acq;         /* the chain this thread took last (its head), 0: none */
     uint32_t release_also;     /* last_acq when it released: passed on with `release` */
     uint32_t release_broken;   /* attempt when it released */
-    /* The lock word (cas/exch) this thread checked last and its site, until its next
-     * fence: a spin's later attempts are not checked again (docs/devrt.md, "Spins"). */
-    uint32_t spin_site;
     uint32_t grid_waited;      /* passed griddepcontrol.wait: the prerequisite grid's
                                   accesses are ordered before this thread's */
-    uint64_t spin_addr;
-    /* The strong read this thread decided last without changing the shadow, as a key
-     * of its word, instruction, block, clocks and acquisitions, and a hash of the shadow
-     * pairs it left unchanged: a poll that meets both again is not decided again
-     * (docs/devrt.md, "Spins"). 0: none. */
-    uint64_t poll_key;
-    uint64_t poll_shadow;
+    /* The spin access (a strong read, or a cas/exch) this thread decided last, as a key
+     * of its word, instruction, block, clocks and acquisitions, and for a read the hash
+     * of the shadow pairs it left unchanged: a repeat that meets them again is not
+     * decided again (docs/devrt.md, "Spins"). 0: none. */
+    uint64_t spin_key;
+    uint64_t spin_shadow;
     uint32_t acq_flags;        /* what the last failed look for a covering release saw */
     uint32_t last_acq_meta;    /* SC_DEV_ACQ_META of the take of last_acq */
     uint32_t trail_classes;    /* the classes a word's trail orders, when the last

@@ -34,11 +34,9 @@
     FIELD(ScDevThread, last_acq)                                                               \
     FIELD(ScDevThread, release_also)                                                           \
     FIELD(ScDevThread, release_broken)                                                         \
-    FIELD(ScDevThread, spin_site)                                                              \
     FIELD(ScDevThread, grid_waited)                                                            \
-    FIELD(ScDevThread, spin_addr)                                                              \
-    FIELD(ScDevThread, poll_key)                                                               \
-    FIELD(ScDevThread, poll_shadow)                                                            \
+    FIELD(ScDevThread, spin_key)                                                               \
+    FIELD(ScDevThread, spin_shadow)                                                            \
     FIELD(ScDevThread, acq_flags)                                                              \
     FIELD(ScDevThread, last_acq_meta)                                                          \
     FIELD(ScDevThread, trail_classes)                                                          \
