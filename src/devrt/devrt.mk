@@ -22,7 +22,7 @@ DEVRT_PTX_VERSION_SM90 := 8.3
 
 CORE_SRCS += $(DEVRT_EMBED) $(DEVRT_EMBED_SM90)
 
-DEVRT_DEPS := src/devrt/devrt.cu $(wildcard src/devrt/*.h src/rules/*.h) \
+DEVRT_DEPS := src/devrt/devrt.cu $(wildcard src/devrt/*.cuh src/devrt/*.h src/rules/*.h) \
               src/report/report_cause.def src/devrt/devrt.mk
 
 $(DEVRT_PTX): $(DEVRT_DEPS)

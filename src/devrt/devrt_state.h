@@ -165,7 +165,7 @@ typedef struct ScDevSyncNode {
      * from it (1 for the first). A chain is a line (each write swaps the flag's entry
      * from the head it continues), so node n lies on the chain of head h exactly when
      * both have one start and n's depth is at most h's: the test that finds a thread's
-     * own release in an mbarrier's chain without walking it (devrt.cu,
+     * own release in an mbarrier's chain without walking it (devrt_trail.cuh,
      * own_release_in). start 0: not known (the node continued was reused). */
     uint32_t start;
     uint32_t depth;
@@ -195,9 +195,9 @@ SC_HD static inline uint32_t sc_dev_sync_tag(uint64_t key)
  * oldest first, 0: none), the classes the trail lost, and the word the last of them
  * left (`now`, 0 while its writer rewrites the entry: a reader that reads it before
  * and after the other fields reads a whole entry); by the shadow word's address and
- * the launch's tag (`key`, devrt.cu trail_key). In a launch that releases, every read
+ * the launch's tag (`key`, devrt_trail.cuh trail_key). In a launch that releases, every read
  * of global memory that changes a word keeps or begins one (each cell of Rule 110's
- * ring, every step), and a word keeps its entry for the launch (devrt.cu,
+ * ring, every step), and a word keeps its entry for the launch (devrt_trail.cuh,
  * trail_entry): 2^20 entries, in sets of 8, a word's trail in one of two sets. */
 typedef struct ScDevTrail {
     uint64_t key, before, before_site, now, lost;
@@ -283,11 +283,11 @@ typedef struct ScDevThread {
     uint32_t rmw_prev[4];
     /* Scoped synchronization (docs/devrt.md, "Release and acquire"). */
     uint64_t release;          /* this thread's latest release record, 0: none yet */
-    uint32_t release_fresh;    /* FRESH_* of devrt.cu: what has not carried `release` yet */
+    uint32_t release_fresh;    /* FRESH_* of devrt_sync.cuh: what has not carried `release` yet */
     uint32_t attempt;          /* ScCause + 1 of the latest failed synchronization, 0: none */
     uint64_t pending[SC_DEV_PENDING]; /* sync keys of flags read strongly since the last
                                          acquire, 0: none */
-    uint32_t pending_info[SC_DEV_PENDING]; /* their reads' SC_ABI_INFO, | PENDING_GAVE (devrt.cu) */
+    uint32_t pending_info[SC_DEV_PENDING]; /* their reads' SC_ABI_INFO, | PENDING_GAVE (devrt_sync.cuh) */
     uint32_t lock_user;        /* this thread took a lock (acquired through cas/exch) */
     uint32_t last_acq;         /* the chain this thread took last (its head), 0: none */
     uint32_t release_also;     /* last_acq when it released: passed on with `release` */

@@ -1,5 +1,5 @@
 /* trail_judge.h: how the device runtime judges a word's trail for an access
- * (devrt.cu, __scord_acquired_cover), given every release record the access may use
+ * (devrt_trail.cuh, __scord_acquired_cover), given every release record the access may use
  * (a->acq) instead of a walk over its chains: the word the trail began with against the
  * first record that covers all of its recorder, each stamp against the first that
  * covers its access. Shared by test_rules and the model checker. */

@@ -160,7 +160,7 @@ typedef struct Ev {
     uint32_t participants;
 } Ev;
 
-/* The runtime's release and acquire (devrt.cu, docs/rules.md section 11), for one flag
+/* The runtime's release and acquire (devrt_sync.cuh, docs/rules.md section 11), for one flag
  * (the second word): a chain holds the records a flag write carried, and those its
  * writer had taken (trusted: scope-checked by the thread that took them). */
 #define CHAIN_MAX 12
@@ -199,7 +199,7 @@ typedef struct Mem {
     uint8_t split[2];
     uint8_t taint[2]; /* a race was decided on the word: from then on only soundness */
     uint8_t acquired[2]; /* an acquired release ordered an access of the word's history */
-    /* The runtime's trails (devrt.cu, __scord_note_trail): per word, its trail and
+    /* The runtime's trails (devrt_shadow.cuh, __scord_note_trail): per word, its trail and
      * the word the trail led to; the site word's SC_RULES_SITE_TRAIL says it has one. */
     ScRulesTrail trail[2];
     uint64_t trail_now[2];
@@ -502,7 +502,7 @@ static unsigned sut_trail_classes(const Sim *s, int t, int w, const ScRulesAcces
 /* After access a of thread t turned word w from `old` into `next` (no race), with the
  * site word `site` (sc_rules_site_next's: its trail bit clear unless the word stayed): keep the
  * word's trail or begin one, as the runtime does for a word of global memory
- * (devrt.cu, may_trail and __scord_note_trail). Returns the site word with the trail
+ * (devrt_shadow.cuh, may_trail and __scord_note_trail). Returns the site word with the trail
  * bit as the runtime leaves it. */
 static uint64_t sut_note_trail(Sim *s, int t, int w, const ScRulesAccess *a, uint32_t id, uint64_t old,
                                uint64_t next, uint64_t site)
