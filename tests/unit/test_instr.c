@@ -6,6 +6,7 @@
 #include "ptx/ptx_sema.h"
 #include "ptx_core/ptx_test_util.h"
 #include "ptx_core/ptxas_pool.h"
+#include "sc_golden.h"
 #include "sc_test.h"
 
 #include <dirent.h>
@@ -125,43 +126,6 @@ static bool write_text(const char *path, const char *data, size_t len)
     return ptxt_write_file(path, data, len) == 0;
 }
 
-/* Compares out with GOLDEN_DIR/NAME.expected; on a difference leaves NAME.out
- * and NAME.diff in the build tree and prints the diff. SC_UPDATE_GOLDEN=1
- * rewrites the expectation instead (review it in git diff). */
-static void compare_golden(const char *name, const char *out, size_t len)
-{
-    char expected_path[512], out_path[768], diff_path[768], cmd[4096];
-    snprintf(expected_path, sizeof expected_path, GOLDEN_DIR "/%s.expected", name);
-    snprintf(out_path, sizeof out_path, "%s/" GOLDEN_DIR "/%s.out", sc_test_build_dir(), name);
-    snprintf(diff_path, sizeof diff_path, "%s/" GOLDEN_DIR "/%s.diff", sc_test_build_dir(), name);
-    if (getenv("SC_UPDATE_GOLDEN")) {
-        CHECK(ptxt_write_file(expected_path, out, len) == 0);
-        printf("updated %s\n", expected_path);
-        return;
-    }
-    size_t elen = 0;
-    char *expected = ptxt_read_file(expected_path, &elen);
-    if (expected && elen == len && memcmp(expected, out, len) == 0) {
-        printf("ok golden %s\n", name);
-        free(expected);
-        remove(out_path);
-        remove(diff_path);
-        return;
-    }
-    free(expected);
-    sc_test_checks_failed++;
-    if (!write_text(out_path, out, len)) {
-        printf("golden %s differs; cannot write %s\n", name, out_path);
-        return;
-    }
-    printf("FAIL golden %s differs from %s (output: %s)\n", name, expected_path, out_path);
-    snprintf(cmd, sizeof cmd, "diff -u '%s' '%s' > '%s'; head -n 80 '%s'", expected_path, out_path, diff_path,
-             diff_path);
-    fflush(stdout);
-    if (system(cmd) == -1)
-        printf("cannot run diff\n");
-}
-
 /* Writes the module and assembles it for its own target and, where that
  * target runs there, for sm_90 too. Returns the number of ptxas runs started. */
 static int assemble(const ScPtxModule *m, const char *path)
@@ -248,7 +212,9 @@ static void run_golden(const char *name)
         char *printed = print_module(m);
         sc_buf_puts(&out, printed ? printed : "");
         dump_result(&res, &out);
-        compare_golden(name, out.data, out.len);
+        char expected[512];
+        snprintf(expected, sizeof expected, GOLDEN_DIR "/%s.expected", name);
+        sc_golden_compare(expected, out.data, out.len);
         /* What was printed reads back as the module that was edited. */
         ScPtxModule *again = printed ? parse_text(printed, "instrumented") : NULL;
         CHECK(again != NULL);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "report/report.h"
+#include "sc_golden.h"
 #include "sc_test.h"
 
 #define GOLDEN_DIR "tests/golden/report"
@@ -1490,73 +1491,11 @@ static bool golden_line(Golden *g, char *line)
     return gfail(g, "unknown line '%s'", w[0]);
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    ScBuf b = {0};
-    char chunk[4096];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-        sc_buf_append(&b, chunk, got);
-    fclose(f);
-    *len = b.len;
-    return sc_buf_take(&b);
-}
-
-static bool write_file(const char *path, const char *data, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return false;
-    bool ok = fwrite(data, 1, len, f) == len;
-    return fclose(f) == 0 && ok;
-}
-
-/* Compares out with NAME.EXT.expected; on a difference leaves NAME.EXT.out and
- * NAME.EXT.diff in the build tree and prints the diff. SC_UPDATE_GOLDEN=1
- * rewrites the expectation instead (review it in git diff). */
 static void compare_golden(const char *name, const char *ext, const ScBuf *out)
 {
-    char expected_path[512], out_path[512], diff_path[512], cmd[4096];
-    snprintf(expected_path, sizeof expected_path, GOLDEN_DIR "/%s.%s.expected", name, ext);
-    const char *data = out->data ? out->data : "";
-    if (getenv("SC_UPDATE_GOLDEN")) {
-        CHECK(write_file(expected_path, data, out->len));
-        printf("updated %s\n", expected_path);
-        return;
-    }
-    size_t len = 0;
-    char *expected = read_file(expected_path, &len);
-    snprintf(out_path, sizeof out_path, "%s/" GOLDEN_DIR "/%s.%s.out", sc_test_build_dir(), name,
-             ext);
-    snprintf(diff_path, sizeof diff_path, "%s/" GOLDEN_DIR "/%s.%s.diff", sc_test_build_dir(),
-             name, ext);
-    if (expected && len == out->len && memcmp(expected, data, len) == 0) {
-        printf("ok golden %s.%s\n", name, ext);
-        free(expected);
-        remove(out_path); /* left by an earlier failing run */
-        remove(diff_path);
-        return;
-    }
-    free(expected);
-    sc_test_checks_failed++;
-    snprintf(cmd, sizeof cmd, "%s/" GOLDEN_DIR, sc_test_build_dir());
-    char mkdir_cmd[4200];
-    snprintf(mkdir_cmd, sizeof mkdir_cmd, "mkdir -p '%s'", cmd);
-    if (system(mkdir_cmd) != 0)
-        printf("cannot create %s\n", cmd);
-    if (!write_file(out_path, data, out->len)) {
-        printf("golden %s.%s differs; cannot write %s\n", name, ext, out_path);
-        return;
-    }
-    snprintf(cmd, sizeof cmd, "diff -u '%s' '%s' > '%s'; cat '%s'", expected_path, out_path,
-             diff_path, diff_path);
-    printf("FAIL golden %s.%s differs from %s (output: %s)\n", name, ext, expected_path, out_path);
-    fflush(stdout);
-    if (system(cmd) == -1)
-        printf("cannot run diff\n");
+    char expected[512];
+    snprintf(expected, sizeof expected, GOLDEN_DIR "/%s.%s.expected", name, ext);
+    sc_golden_compare(expected, out->data, out->len);
 }
 
 static void run_golden(const char *name)
@@ -1564,7 +1503,7 @@ static void run_golden(const char *name)
     char path[512];
     snprintf(path, sizeof path, GOLDEN_DIR "/%s.in", name);
     size_t len;
-    char *input = read_file(path, &len);
+    char *input = ptxt_read_file(path, &len);
     CHECK(input != NULL);
     if (!input)
         return;
