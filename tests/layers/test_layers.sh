@@ -6,7 +6,7 @@
 #   0  common, rules        shared helpers; the per-location rules (no libc)
 #   1  fatbin, ptx, report  readers of the inputs; the reports
 #   2  devrt                the device runtime (its cause list comes from report)
-#   3  instr                instrumentation (links devrt)
+#   3  instr, hostrt        instrumentation (links devrt); decoding devrt's records
 #   4  intercept, cli       the interposer and the launcher
 # An include of a module of the same or a higher layer, or of an unknown module, fails.
 # Run by tests/run_unit.sh from the repository root; the checker is also run on a
@@ -19,7 +19,7 @@ layer_of() {
     common | rules) echo 0 ;;
     fatbin | ptx | report) echo 1 ;;
     devrt) echo 2 ;;
-    instr) echo 3 ;;
+    instr | hostrt) echo 3 ;;
     intercept | cli) echo 4 ;;
     *) echo -1 ;;
     esac

@@ -1,0 +1,157 @@
+/* hostrt_records.c: a launch's race records as the reports take them: each side's
+ * access, its block and thread in the grid's shape, and the cause the host decides
+ * (hostrt.h). */
+#include "hostrt/hostrt.h"
+
+#include "devrt/devrt_abi.h"
+
+static void unlinear(uint32_t linear, const unsigned dim[3], uint32_t out[3])
+{
+    out[0] = linear % dim[0];
+    out[1] = linear / dim[0] % dim[1];
+    out[2] = linear / dim[0] / dim[1];
+}
+
+_Static_assert(SC_DEV_WHO_WARP == SC_RACE_WHO_WARP && SC_DEV_WHO_BLOCK == SC_RACE_WHO_BLOCK &&
+                   SC_DEV_WHO_ANY == SC_RACE_WHO_ANY,
+               "the device's prev_thread places are ScRaceWho");
+
+/* One side of a record, its block and thread unfolded in the shape of the grid that
+ * made the access (grid, block). */
+static void side_from_dev(uint32_t site, uint32_t info, uint32_t block, uint32_t thread,
+                          const unsigned grid[3], const unsigned block_dim[3], ScRaceAccess *out)
+{
+    *out = (ScRaceAccess){0};
+    out->site = site == SC_DEV_SITE_NONE ? SC_REPORT_SITE_NONE : site;
+    unlinear(block, grid, out->block);
+    unlinear(thread & ((1u << SC_DEV_WHO_SHIFT) - 1u), block_dim, out->thread);
+    out->who = (uint8_t)(thread >> SC_DEV_WHO_SHIFT);
+    if (info == SC_DEV_INFO_BARRIER || info == SC_DEV_INFO_ABSENT) {
+        out->kind = info == SC_DEV_INFO_BARRIER ? SC_RACE_KIND_BARRIER : SC_RACE_KIND_EXIT;
+        return;
+    }
+    out->size = (uint16_t)SC_ABI_INFO_SIZE(info);
+    switch (SC_ABI_INFO_KIND(info)) {
+    case SC_ABI_KIND_READ:
+        out->kind = SC_RACE_KIND_READ;
+        break;
+    case SC_ABI_KIND_WRITE:
+        out->kind = SC_RACE_KIND_WRITE;
+        break;
+    default:
+        out->kind = SC_RACE_KIND_ATOMIC;
+        break;
+    }
+    switch (SC_ABI_INFO_SEM(info)) {
+    case SC_ABI_SEM_RELAXED:
+        out->sem = SC_RACE_SEM_RELAXED;
+        break;
+    case SC_ABI_SEM_ACQUIRE:
+        out->sem = SC_RACE_SEM_ACQUIRE;
+        break;
+    case SC_ABI_SEM_RELEASE:
+        out->sem = SC_RACE_SEM_RELEASE;
+        break;
+    case SC_ABI_SEM_ACQ_REL:
+        out->sem = SC_RACE_SEM_ACQ_REL;
+        break;
+    case SC_ABI_SEM_VOLATILE:
+        out->sem = SC_RACE_SEM_VOLATILE;
+        break;
+    case SC_ABI_SEM_MMIO:
+        out->sem = SC_RACE_SEM_MMIO;
+        break;
+    default:
+        out->sem = SC_RACE_SEM_WEAK;
+        break;
+    }
+    unsigned scope = SC_ABI_INFO_SCOPE(info);
+    out->scope = scope <= SC_ABI_SCOPE_SYS ? (uint8_t)scope : SC_RACE_SCOPE_NONE;
+}
+
+/* The device names a previous access by its site and kind, with no size: the rest
+ * of its info comes from the site (the space, resolved on the device, from the
+ * record). */
+static uint32_t prev_info(const ScRecordLaunch *l, uint32_t site, uint32_t info)
+{
+    if (SC_ABI_INFO_SIZE(info) != 0 || info == SC_DEV_INFO_BARRIER || info == SC_DEV_INFO_ABSENT ||
+        site == SC_DEV_SITE_NONE || site >= l->n_site_infos || !l->site_infos[site])
+        return info;
+    return (l->site_infos[site] & ~(7u << 18)) | (info & (7u << 18));
+}
+
+/* A release store or exchange gives a lock back or publishes: against a concurrent
+ * read-modify-write it is the synchronization itself, not a suspicious plain write
+ * (strong_vs_rmw is for relaxed and volatile stores). */
+static bool releases(uint32_t info)
+{
+    uint32_t sem = SC_ABI_INFO_SEM(info);
+    return sem == SC_ABI_SEM_RELEASE || sem == SC_ABI_SEM_ACQ_REL;
+}
+
+/* A plain load or store with C++ atomic semantics (relaxed, acquire, release: what
+ * cuda::atomic_ref's load and store compile to), not volatile or mmio. */
+static bool atomic_plain(uint32_t info)
+{
+    uint32_t kind = SC_ABI_INFO_KIND(info), sem = SC_ABI_INFO_SEM(info);
+    return (kind == SC_ABI_KIND_READ || kind == SC_ABI_KIND_WRITE) && sem >= SC_ABI_SEM_RELAXED &&
+           sem <= SC_ABI_SEM_ACQ_REL;
+}
+
+static bool weak_plain(uint32_t info)
+{
+    uint32_t kind = SC_ABI_INFO_KIND(info);
+    return (kind == SC_ABI_KIND_READ || kind == SC_ABI_KIND_WRITE) &&
+           SC_ABI_INFO_SEM(info) == SC_ABI_SEM_WEAK;
+}
+
+/* The device's rules see a relaxed ld or st as a strong access, not an atomic, and
+ * name its race with a weak access by the threads' relation; the report calls it
+ * atomic_vs_plain, as C++ does, where the sites show both semantics. */
+static uint8_t atomic_plain_cause(uint8_t cause, uint32_t cur, uint32_t prev)
+{
+    if (cause != SC_CAUSE_UNSYNCHRONIZED_BLOCKS && cause != SC_CAUSE_MISSING_BARRIER &&
+        cause != SC_CAUSE_MISSING_SYNCWARP)
+        return cause;
+    if ((atomic_plain(cur) && weak_plain(prev)) || (weak_plain(cur) && atomic_plain(prev)))
+        return SC_CAUSE_ATOMIC_VS_PLAIN;
+    return cause;
+}
+
+size_t sc_hostrt_decode(const ScDevRecord *dev, size_t n, const ScRecordLaunch *launch,
+                        ScRaceRecord *out, size_t *withheld)
+{
+    size_t got = 0;
+    *withheld = 0;
+    for (size_t i = 0; i < n; i++) {
+        const ScDevRecord *r = &dev[i];
+        if (r->key == 0 || r->key == SC_DEV_KEY_BUSY)
+            continue;
+        uint32_t prev = prev_info(launch, r->prev_site, r->prev_info);
+        if (r->cause == SC_CAUSE_STRONG_VS_RMW && (releases(r->cur_info) || releases(prev))) {
+            ++*withheld;
+            continue;
+        }
+        ScRaceRecord *o = &out[got++];
+        *o = (ScRaceRecord){0};
+        o->address = r->addr;
+        o->hazards = r->occurrences;
+        o->cause = atomic_plain_cause((uint8_t)r->cause, r->cur_info, prev);
+        if (o->cause == SC_CAUSE_GRID_DEPENDENCY && launch->dependent && launch->prior_quiet)
+            o->cause = SC_CAUSE_GRID_COMPLETION;
+        o->severity = (uint8_t)sc_report_cause_severity((ScCause)o->cause);
+        uint32_t space = r->cur_info == SC_DEV_INFO_BARRIER ? 0 : SC_ABI_INFO_SPACE(r->cur_info);
+        o->space = r->cur_info == SC_DEV_INFO_BARRIER ? SC_RACE_SPACE_NONE
+                   : space == SC_ABI_SPACE_SHARED || space == SC_ABI_SPACE_SHARED_CLUSTER
+                       ? SC_RACE_SPACE_SHARED /* another block's, reached through the cluster's window */
+                       : SC_RACE_SPACE_GLOBAL;
+        side_from_dev(r->cur_site, r->cur_info, r->cur_block, r->cur_thread, launch->grid, launch->block,
+                      &o->cur);
+        /* grid_dependency: the previous access is the prerequisite grid's. */
+        bool prior = r->cause == SC_CAUSE_GRID_DEPENDENCY && launch->dependent;
+        side_from_dev(r->prev_site, prev, r->prev_block, r->prev_thread,
+                      prior ? launch->prior_grid : launch->grid, prior ? launch->prior_block : launch->block,
+                      &o->prev);
+    }
+    return got;
+}
