@@ -1,0 +1,169 @@
+/* test_hostrt.c: the decoding of device race records (src/hostrt): each case is a
+ * launch and the records its device table might hold; the decoded records are printed
+ * one per line and compared with tests/golden/hostrt/decode.expected, which says what
+ * each case expects. */
+#include "devrt/devrt_abi.h"
+#include "hostrt/hostrt.h"
+#include "sc_golden.h"
+#include "sc_test.h"
+
+#include "common/sc_buf.h"
+
+#define GOLDEN "tests/golden/hostrt/decode.expected"
+
+/* Sites 1-4 of the cases, as the loader registers them (SC_ABI_INFO by site id). */
+static const uint32_t site_infos[] = {
+    0,
+    SC_ABI_INFO(4, SC_ABI_KIND_WRITE, SC_ABI_SEM_WEAK, SC_ABI_SCOPE_NONE, SC_ABI_SPACE_GENERIC),
+    SC_ABI_INFO(4, SC_ABI_KIND_READ, SC_ABI_SEM_WEAK, SC_ABI_SCOPE_NONE, SC_ABI_SPACE_GENERIC),
+    SC_ABI_INFO(4, SC_ABI_KIND_RMW, SC_ABI_SEM_RELEASE, SC_ABI_SCOPE_GPU, SC_ABI_SPACE_GLOBAL) |
+        SC_ABI_INFO_LOCK,
+    SC_ABI_INFO(8, SC_ABI_KIND_RMW, SC_ABI_SEM_RELAXED, SC_ABI_SCOPE_CTA, SC_ABI_SPACE_GLOBAL),
+};
+
+static const char *const kinds[] = {"read", "write", "atomic", "barrier", "exit"};
+static const char *const sems[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "volatile", "mmio"};
+static const char *const scopes[] = {"-", "cta", "cluster", "gpu", "sys"};
+static const char *const whos[] = {"thread", "warp-of", "block-of", "any-near"};
+static const char *const spaces[] = {"shared", "global", "none"};
+
+static const char *name_of(const char *const *names, size_t n, unsigned v)
+{
+    return v < n ? names[v] : "?";
+}
+#define NAME(names, v) name_of(names, sizeof names / sizeof names[0], v)
+
+static void print_side(ScBuf *out, const char *which, const ScRaceAccess *a)
+{
+    sc_buf_printf(out, "  %s site=", which);
+    if (a->site == SC_REPORT_SITE_NONE)
+        sc_buf_puts(out, "none");
+    else
+        sc_buf_printf(out, "%u", a->site);
+    sc_buf_printf(out, " %s size=%u sem=%s scope=%s block=(%u,%u,%u) thread=(%u,%u,%u) who=%s\n",
+                  NAME(kinds, a->kind), a->size, NAME(sems, a->sem), NAME(scopes, a->scope), a->block[0],
+                  a->block[1], a->block[2], a->thread[0], a->thread[1], a->thread[2], NAME(whos, a->who));
+}
+
+/* Decodes the records of one case and prints them under its name. */
+static void decode_case(ScBuf *out, const char *name, const ScRecordLaunch *launch, const ScDevRecord *dev,
+                        size_t n)
+{
+    ScRaceRecord recs[8];
+    size_t withheld = 99;
+    size_t got = sc_hostrt_decode(dev, n, launch, recs, &withheld);
+    CHECK(got <= n);
+    sc_buf_printf(out, "%s: %zu decoded, %zu withheld\n", name, got, withheld);
+    for (size_t i = 0; i < got; i++) {
+        const ScRaceRecord *r = &recs[i];
+        sc_buf_printf(out, " %s (%s) %s 0x%llx hazards=%llu\n", sc_report_cause_name((ScCause)r->cause),
+                      sc_report_severity_name((ScSeverity)r->severity), NAME(spaces, r->space),
+                      (unsigned long long)r->address, (unsigned long long)r->hazards);
+        print_side(out, "cur ", &r->cur);
+        print_side(out, "prev", &r->prev);
+    }
+}
+
+static ScRecordLaunch a_launch(void)
+{
+    ScRecordLaunch l = {
+        .grid = {4, 2, 1},
+        .block = {32, 4, 1},
+        .site_infos = site_infos,
+        .n_site_infos = sizeof site_infos / sizeof site_infos[0],
+    };
+    return l;
+}
+
+/* A record of two accesses; the previous side's info has no size, as the device
+ * writes it. */
+static ScDevRecord rec(ScCause cause, uint32_t cur_site, uint32_t cur_info, uint32_t prev_site, uint32_t prev_info)
+{
+    ScDevRecord r = {
+        .key = SC_DEV_KEY(cause, cur_site, prev_site),
+        .addr = 0x7f0000001000ull,
+        .occurrences = 3,
+        .cause = cause,
+        .cur_site = cur_site,
+        .prev_site = prev_site,
+        .cur_info = cur_info,
+        .prev_info = prev_info,
+        .cur_block = 5,   /* (1, 1, 0) in a 4 x 2 grid */
+        .cur_thread = 37, /* (5, 1, 0) in a 32 x 4 block */
+        .prev_block = 5,
+        .prev_thread = 70, /* (6, 2, 0) */
+    };
+    return r;
+}
+
+#define INFO(size, kind, sem, scope, space) SC_ABI_INFO(size, SC_ABI_KIND_##kind, SC_ABI_SEM_##sem, \
+                                                        SC_ABI_SCOPE_##scope, SC_ABI_SPACE_##space)
+
+TEST(decode_golden)
+{
+    ScBuf out = {0};
+    ScRecordLaunch l = a_launch();
+    {
+        /* A free entry and one being filled are no records. */
+        ScDevRecord dev[3] = {{0}, rec(SC_CAUSE_MISSING_BARRIER, 1, INFO(4, WRITE, WEAK, NONE, SHARED), 2,
+                                       INFO(0, READ, WEAK, NONE, SHARED))};
+        dev[2] = dev[1];
+        dev[2].key = SC_DEV_KEY_BUSY;
+        decode_case(&out, "weak pair in one block, free and busy entries around it", &l, dev, 3);
+    }
+    {
+        ScDevRecord dev[2] = {
+            rec(SC_CAUSE_UNSYNCHRONIZED_BLOCKS, 1, INFO(4, WRITE, RELAXED, GPU, GLOBAL), 2,
+                INFO(0, READ, WEAK, NONE, GLOBAL)),
+            rec(SC_CAUSE_UNSYNCHRONIZED_BLOCKS, 1, INFO(4, WRITE, VOLATILE, NONE, GLOBAL), 2,
+                INFO(0, READ, WEAK, NONE, GLOBAL)),
+        };
+        decode_case(&out, "relaxed store against a weak read is atomic_vs_plain; volatile is not", &l, dev, 2);
+    }
+    {
+        ScDevRecord dev[3] = {
+            rec(SC_CAUSE_STRONG_VS_RMW, 1, INFO(4, WRITE, RELEASE, GPU, GLOBAL), 4,
+                INFO(0, RMW, RELAXED, NONE, GLOBAL)),
+            rec(SC_CAUSE_STRONG_VS_RMW, 1, INFO(4, WRITE, RELAXED, GPU, GLOBAL), 3,
+                INFO(0, RMW, RELAXED, NONE, GLOBAL)),
+            rec(SC_CAUSE_STRONG_VS_RMW, 1, INFO(4, WRITE, RELAXED, GPU, GLOBAL), 4,
+                INFO(0, RMW, RELAXED, NONE, GLOBAL)),
+        };
+        dev[2].prev_thread |= SC_DEV_WHO_BLOCK << SC_DEV_WHO_SHIFT;
+        decode_case(&out,
+                    "strong_vs_rmw: withheld when either side releases (the second's previous side "
+                    "is a release exchange by its site); the third's previous access summarized",
+                    &l, dev, 3);
+    }
+    {
+        ScRecordLaunch dep = l;
+        dep.dependent = true;
+        dep.prior_grid[0] = 16, dep.prior_grid[1] = 1, dep.prior_grid[2] = 1;
+        dep.prior_block[0] = 256, dep.prior_block[1] = 1, dep.prior_block[2] = 1;
+        ScDevRecord dev[1] = {rec(SC_CAUSE_GRID_DEPENDENCY, 2, INFO(4, READ, WEAK, NONE, GLOBAL), 1,
+                                  INFO(0, WRITE, WEAK, NONE, GLOBAL))};
+        dev[0].prev_block = 9;
+        dev[0].prev_thread = 200;
+        decode_case(&out, "grid_dependency: the previous side in the prerequisite grid's shape", &dep, dev, 1);
+        dep.prior_quiet = true;
+        decode_case(&out, "... which never triggers its dependents: grid_completion", &dep, dev, 1);
+    }
+    {
+        ScDevRecord dev[1] = {rec(SC_CAUSE_BARRIER_DIVERGENCE, 1, SC_DEV_INFO_BARRIER, 0, SC_DEV_INFO_ABSENT)};
+        dev[0].prev_site = SC_DEV_SITE_NONE;
+        decode_case(&out, "barrier_divergence: a thread at a barrier, one that exited", &l, dev, 1);
+    }
+    {
+        ScDevRecord dev[1] = {rec(SC_CAUSE_MISSING_BARRIER, 1, INFO(4, WRITE, WEAK, NONE, SHARED_CLUSTER), 2,
+                                  INFO(0, READ, WEAK, NONE, SHARED_CLUSTER))};
+        decode_case(&out, "another block's shared memory through the cluster's window is shared", &l, dev, 1);
+    }
+    sc_golden_compare(GOLDEN, out.data, out.len);
+    sc_buf_free(&out);
+}
+
+int main(void)
+{
+    RUN(decode_golden);
+    return TEST_REPORT();
+}
