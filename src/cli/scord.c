@@ -308,6 +308,16 @@ static bool check_options(ScOptions *o, ScErr *err)
            check_output_path("--sarif-file", o->sarif_file, err);
 }
 
+/* A report file with one name for every process (no %p) is written by the processes that
+ * used CUDA and, where none of them did, created by the first other one: a file left
+ * by an earlier run would otherwise stand for this one. Only a regular file goes. */
+static void remove_earlier_report(const char *path)
+{
+    struct stat st;
+    if (path[0] && !strchr(path, '%') && lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+        unlink(path);
+}
+
 /* libscord.so lives in ../lib next to the directory of the scord binary, in the build
  * tree (build/bin, build/lib) and in an installed prefix alike; SCORD_LIBRARY
  * overrides it (tests, development). */
@@ -635,6 +645,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "scord: %s\n", env_err.set ? env_err.msg : err.msg);
         return EXIT_SCORD_FAILED;
     }
+    remove_earlier_report(l.opts.json_file);
+    remove_earlier_report(l.opts.sarif_file);
     l.argv = argv + prog;
     return launch(&l);
 }

@@ -104,6 +104,10 @@ typedef struct ScCtx {
     ScDriver drv;
     int device_sm;        /* compute capability of the current device, 0 until known */
     CUresult init_result; /* what the program's cuInit returned; -1 if never called */
+    /* A child that fork() made without exec from a process that had used CUDA: its
+     * modules, launches and races are its parent's (CUDA does not work in such a
+     * child), so it reports none of them (docs/options.md, "Several processes"). */
+    bool fork_inherited;
     ScModuleRec **modules;
     size_t n_modules, cap_modules;
     size_t modules_pending; /* modules whose __device__ variables are still to be tracked */

@@ -107,6 +107,18 @@ static void make_report(const ScOptions *o)
 
 static void catch_stop_signals(void);
 
+/* Did this process itself use CUDA: initialize the driver or load a module? */
+static bool used_cuda(void)
+{
+    return sc_ctx.init_result != (CUresult)-1 || sc_ctx.n_modules;
+}
+
+/* In the child of a fork() without exec (an exec starts the library afresh). */
+static void forked(void)
+{
+    sc_ctx.fork_inherited = sc_ctx.fork_inherited || used_cuda();
+}
+
 static void init(void)
 {
     ScOptions o;
@@ -144,6 +156,7 @@ static void init(void)
     }
     atexit(write_summary);
     catch_stop_signals();
+    pthread_atfork(NULL, NULL, forked);
 }
 
 void sc_ctx_init(void)
@@ -190,13 +203,23 @@ const char *sc_cu_error(CUresult r)
     return "unknown CUDA error";
 }
 
+/* Writes the document, or, for a process that did not use CUDA (a shell, a compiler),
+ * only where no process has written it yet: such a process has nothing to report,
+ * and must not overwrite the report of the process that did when they share the file
+ * (no %p). A fork child of a process that used CUDA writes none: its races are the
+ * parent's, which writes them. */
 static void write_document(const char *path, void (*emit)(const ScReport *, ScBuf *))
 {
-    if (!path[0])
+    if (!path[0] || sc_ctx.fork_inherited)
         return;
     ScBuf doc = {0};
     emit(sc_ctx.report, &doc);
-    FILE *f = doc.oom ? NULL : fopen(path, "w");
+    bool own = used_cuda();
+    FILE *f = doc.oom ? NULL : fopen(path, own ? "w" : "wx");
+    if (!f && !doc.oom && !own && errno == EEXIST) {
+        sc_buf_free(&doc);
+        return;
+    }
     bool ok = f && fwrite(doc.data, 1, doc.len, f) == doc.len;
     if (f && fclose(f) != 0)
         ok = false;
@@ -237,7 +260,11 @@ static void finish(bool stopped)
     }
     unsigned long launches = __atomic_load_n(&sc_ctx.launches, __ATOMIC_RELAXED);
     unsigned long graphs = __atomic_load_n(&sc_ctx.graph_launches, __ATOMIC_RELAXED);
-    if (sc_ctx.init_result == (CUresult)-1 && sc_ctx.n_modules == 0) {
+    if (sc_ctx.fork_inherited) {
+        sc_vlog("scord: process %ld is a fork of a process that used CUDA: its modules, "
+                "launches and races are its parent's, and reported there\n",
+                (long)getpid());
+    } else if (sc_ctx.init_result == (CUresult)-1 && sc_ctx.n_modules == 0) {
         /* Every process under the launcher has scord preloaded, shells and tools
          * included: only --verbose mentions those that never used CUDA. */
         sc_vlog("scord: process %ld never initialized the CUDA driver (no GPU or no driver "
@@ -292,7 +319,7 @@ static void finish(bool stopped)
     unsigned long races = 0;
     if (sc_ctx.report) {
         ScBuf out = {0};
-        if (sc_ctx.detect && sc_ctx.checked_launches)
+        if (sc_ctx.detect && sc_ctx.checked_launches && !sc_ctx.fork_inherited)
             sc_report_emit_summary(sc_ctx.report, &out);
         if (out.len)
             sc_log("%s", out.data);

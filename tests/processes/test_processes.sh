@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# test_processes.sh: the reports of a program of several processes (docs/options.md,
+# "Several processes"): a report left by an earlier run is replaced; a process that
+# used no CUDA (a shell, a tool) never overwrites the report another process wrote; with
+# %p every process that has something to report writes its own file; a fork child of a
+# process that used CUDA reports nothing, its races being its parent's (its parent uses
+# CUDA through the toolkit's stub driver, whose cuInit fails: enough to have used it).
+# libscord.so is preloaded into programs not built with the sanitizers, so this test
+# builds scord without them (BUILD/plain) first.
+# Run by tests/run_unit.sh from the repository root, SC_TEST_BUILD naming the build tree.
+set -u
+build=${SC_TEST_BUILD:-build}
+plain=$build/plain
+work=$(pwd)/$build/tests/processes
+. tests/sc_test.sh
+rm -rf "$work"
+mkdir -p "$work"
+if ! make --no-print-directory -s BUILD="$plain" all >"$work/build.log" 2>&1; then
+    echo "FAIL building scord without sanitizers; log follows"
+    tail -n 20 "$work/build.log"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+scord=$plain/bin/scord
+empty_report() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if d["tool"] == "scord" and d["races"] == [] else 1)' "$1"; }
+
+echo "an earlier run" >"$work/earlier.json"
+"$scord" --json-file "$work/earlier.json" true
+check "a report left by an earlier run is replaced" empty_report "$work/earlier.json"
+
+# Programs of our own: a shell's `exit` may end it with _exit (dash does), which runs no
+# exit handler. `writes FILE` stands for a process that wrote the report before this
+# one exits; `spawns` runs /bin/true twice.
+cat >"$work/writes.c" <<'CODE'
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    FILE *f = argc > 1 ? fopen(argv[1], "w") : NULL;
+    return !f || fputs("written-by-another\n", f) < 0 || fclose(f) != 0;
+}
+CODE
+cat >"$work/spawns.c" <<'CODE'
+#include <spawn.h>
+#include <sys/wait.h>
+
+extern char **environ;
+
+int main(void)
+{
+    for (int i = 0; i < 2; i++) {
+        char *argv[] = {"/bin/true", 0};
+        pid_t pid;
+        int status;
+        if (posix_spawn(&pid, argv[0], 0, 0, argv, environ) != 0 || waitpid(pid, &status, 0) != pid)
+            return 1;
+    }
+    return 0;
+}
+CODE
+if cc -o "$work/writes" "$work/writes.c" >"$work/cc.log" 2>&1 &&
+    cc -o "$work/spawns" "$work/spawns.c" >>"$work/cc.log" 2>&1; then
+    "$scord" --json-file "$work/kept.json" "$work/writes" "$work/kept.json"
+    check "a process that used no CUDA leaves another's report as it is" grep -qx written-by-another "$work/kept.json"
+    "$scord" --json-file "$work/each-%p.json" "$work/spawns"
+    files=$(ls "$work"/each-*.json 2>/dev/null | wc -l)
+    check "with %p each process writes its own report ($files files)" test "$files" -eq 3
+else
+    tail -n 5 "$work/cc.log"
+    check "the helper programs build" false
+fi
+
+"$scord" --json-file "$work/none.json" sh -c '/bin/true; /bin/true'
+check "processes that used no CUDA still leave one report" empty_report "$work/none.json"
+
+stub=${CUDA_HOME:-/usr/local/cuda}/lib64/stubs/libcuda.so
+if [ -f "$stub" ] && command -v cc >/dev/null; then
+    mkdir -p "$work/driver"
+    ln -sf "$stub" "$work/driver/libcuda.so.1"
+    cat >"$work/forks.c" <<'CODE'
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int cuInit(unsigned flags);
+
+int main(void)
+{
+    printf("cuInit: %d\n", cuInit(0));
+    fflush(stdout);
+    pid_t child = fork();
+    if (child == 0)
+        return 0; /* exits as a program does: its exit handlers run */
+    int status = 0;
+    waitpid(child, &status, 0);
+    return 0;
+}
+CODE
+    if cc -o "$work/forks" "$work/forks.c" -L"$work/driver" -l:libcuda.so.1 >"$work/cc.log" 2>&1; then
+        LD_LIBRARY_PATH="$work/driver" "$scord" --json-file "$work/fork-%p.json" "$work/forks" \
+            >"$work/forks.out" 2>"$work/forks.err"
+        files=$(ls "$work"/fork-*.json 2>/dev/null | wc -l)
+        check "a fork child of a process that used CUDA writes no report ($files files)" test "$files" -eq 1
+        said=$(grep -c "the CUDA driver failed to initialize" "$work/forks.err")
+        check "and prints no summary of its parent's ($said summaries)" test "$said" -eq 1
+    else
+        echo "FAIL building the fork test against $stub; log follows"
+        tail -n 5 "$work/cc.log"
+        check "the fork test builds" false
+    fi
+else
+    echo "skip the fork test: no $stub (the toolkit's stub driver) or no cc"
+fi
+report
