@@ -200,6 +200,10 @@ const char *sc_cu_error(CUresult r)
     const char *name = NULL;
     if (sc_ctx.drv.get_error_name && sc_ctx.drv.get_error_name(r, &name) == CUDA_SUCCESS && name)
         return name;
+    /* The toolkit's stub libcuda names no error, this one least of all. */
+    if (r == CUDA_ERROR_STUB_LIBRARY)
+        return "CUDA_ERROR_STUB_LIBRARY: the program loaded the CUDA toolkit's stub libcuda "
+               "(lib64/stubs), not the driver's";
     return "unknown CUDA error";
 }
 
@@ -331,9 +335,11 @@ static void finish(bool stopped)
         write_document(sarif_path, sc_report_emit_sarif);
         ScReportCounts counts;
         sc_report_counts(sc_ctx.report, &counts);
-        /* What --error-exitcode counts (docs/options.md, "The status channel"). */
-        races = (unsigned long)(counts.by_severity[SC_SEVERITY_ERROR] +
-                                (sc_ctx.exit_on_warnings ? counts.by_severity[SC_SEVERITY_WARNING] : 0));
+        /* What --error-exitcode counts (docs/options.md, "The status channel"); a fork
+         * child's are its parent's, which counts them. */
+        if (!sc_ctx.fork_inherited)
+            races = (unsigned long)(counts.by_severity[SC_SEVERITY_ERROR] +
+                                    (sc_ctx.exit_on_warnings ? counts.by_severity[SC_SEVERITY_WARNING] : 0));
         sc_buf_free(&out);
     }
     pthread_mutex_unlock(&sc_ctx.lock);

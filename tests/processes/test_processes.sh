@@ -97,12 +97,15 @@ int main(void)
 }
 CODE
     if cc -o "$work/forks" "$work/forks.c" -L"$work/driver" -l:libcuda.so.1 >"$work/cc.log" 2>&1; then
-        LD_LIBRARY_PATH="$work/driver" "$scord" --json-file "$work/fork-%p.json" "$work/forks" \
+        LD_LIBRARY_PATH="$work/driver" "$scord" --verbose --json-file "$work/fork-%p.json" "$work/forks" \
             >"$work/forks.out" 2>"$work/forks.err"
         files=$(ls "$work"/fork-*.json 2>/dev/null | wc -l)
         check "a fork child of a process that used CUDA writes no report ($files files)" test "$files" -eq 1
         said=$(grep -c "the CUDA driver failed to initialize" "$work/forks.err")
         check "and prints no summary of its parent's ($said summaries)" test "$said" -eq 1
+        check "it says why with --verbose" grep -q "is a fork of a process that used CUDA" "$work/forks.err"
+        check "the stub driver is named" grep -q "CUDA_ERROR_STUB_LIBRARY: the program loaded the CUDA toolkit's stub" "$work/forks.err"
+        check "both processes report to the launcher" grep -q "2 processes reported 0 races" "$work/forks.err"
     else
         echo "FAIL building the fork test against $stub; log follows"
         tail -n 5 "$work/cc.log"
