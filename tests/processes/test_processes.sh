@@ -4,7 +4,9 @@
 # used no CUDA (a shell, a tool) never overwrites the report another process wrote; with
 # %p every process that has something to report writes its own file; a fork child of a
 # process that used CUDA reports nothing, its races being its parent's (its parent uses
-# CUDA through the toolkit's stub driver, whose cuInit fails: enough to have used it).
+# CUDA through the toolkit's stub driver, whose cuInit fails: enough to have used it); a
+# CUDA program on a machine with no driver says that nothing was checked, a program
+# with no CUDA code says nothing.
 # libscord.so is preloaded into programs not built with the sanitizers, so this test
 # builds scord without them (BUILD/plain) first.
 # Run by tests/run_unit.sh from the repository root, SC_TEST_BUILD naming the build tree.
@@ -113,5 +115,41 @@ CODE
     fi
 else
     echo "skip the fork test: no $stub (the toolkit's stub driver) or no cc"
+fi
+
+# A CUDA program on a machine with no driver: its runtime's dlopen of libcuda.so.1
+# fails where scord cannot see it, so scord finds the CUDA code in the executable.
+nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
+command -v nvcc >/dev/null && nvcc=$(command -v nvcc)
+if [ -e /dev/nvidiactl ] || ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+    echo "skip the no-driver test: this machine has a CUDA driver"
+elif [ ! -x "$nvcc" ]; then
+    echo "skip the no-driver test: no nvcc"
+else
+    cat >"$work/app.cu" <<'CODE'
+#include <cstdio>
+
+__global__ void touch(int *p) { *p = 1; }
+
+int main()
+{
+    int *p = nullptr;
+    cudaError_t e = cudaMalloc(&p, sizeof *p);
+    printf("cudaMalloc: %s\n", cudaGetErrorName(e));
+    return 0;
+}
+CODE
+    for rt in static shared; do
+        if "$nvcc" -cudart "$rt" -o "$work/app-$rt" "$work/app.cu" >"$work/nvcc.log" 2>&1; then
+            "$scord" "$work/app-$rt" >"$work/app-$rt.out" 2>"$work/app-$rt.err"
+            check "a CUDA program ($rt runtime) with no driver says nothing was checked" \
+                grep -q "app-$rt holds CUDA code but never reached the CUDA driver" "$work/app-$rt.err"
+        else
+            tail -n 5 "$work/nvcc.log"
+            check "the CUDA program ($rt runtime) builds" false
+        fi
+    done
+    "$scord" "$work/spawns" >/dev/null 2>"$work/plain.err"
+    check "programs with no CUDA code say nothing" test ! -s "$work/plain.err"
 fi
 report
