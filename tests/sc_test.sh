@@ -1,6 +1,9 @@
 # tests/sc_test.sh: the shell tests' counterpart of sc_test.h, sourced from the
 # repository root: `check NAME COMMAND...` counts COMMAND's success as a pass, and
 # `report` prints the `N passed, N failed` line and returns whether nothing failed.
+# `plain_scord BUILD WORK` builds scord without the sanitizers into BUILD/plain (its
+# libscord.so is preloaded into test programs built without them) and sets $scord, or
+# prints why not and exits failed.
 pass=0
 fail=0
 check() { # NAME COMMAND...
@@ -17,4 +20,13 @@ check() { # NAME COMMAND...
 report() {
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ]
+}
+plain_scord() { # BUILD WORK
+    if ! make --no-print-directory -s BUILD="$1/plain" all >"$2/build.log" 2>&1; then
+        echo "FAIL building scord without sanitizers; log follows"
+        tail -n 20 "$2/build.log"
+        echo "0 passed, 1 failed"
+        exit 1
+    fi
+    scord=$1/plain/bin/scord
 }

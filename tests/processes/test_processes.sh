@@ -12,18 +12,11 @@
 # Run by tests/run_unit.sh from the repository root, SC_TEST_BUILD naming the build tree.
 set -u
 build=${SC_TEST_BUILD:-build}
-plain=$build/plain
 work=$(pwd)/$build/tests/processes
 . tests/sc_test.sh
 rm -rf "$work"
 mkdir -p "$work"
-if ! make --no-print-directory -s BUILD="$plain" all >"$work/build.log" 2>&1; then
-    echo "FAIL building scord without sanitizers; log follows"
-    tail -n 20 "$work/build.log"
-    echo "0 passed, 1 failed"
-    exit 1
-fi
-scord=$plain/bin/scord
+plain_scord "$build" "$work"
 empty_report() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if d["tool"] == "scord" and d["races"] == [] else 1)' "$1"; }
 
 echo "an earlier run" >"$work/earlier.json"

@@ -7,18 +7,11 @@
 # Run by tests/run_unit.sh from the repository root, SC_TEST_BUILD naming the build tree.
 set -u
 build=${SC_TEST_BUILD:-build}
-plain=$build/plain
 work=$build/tests/stop-signals
 . tests/sc_test.sh
 rm -rf "$work"
 mkdir -p "$work"
-if ! make --no-print-directory -s BUILD="$plain" all >"$work/build.log" 2>&1; then
-    echo "FAIL building scord without sanitizers; log follows"
-    tail -n 20 "$work/build.log"
-    echo "0 passed, 1 failed"
-    exit 1
-fi
-scord=$plain/bin/scord
+plain_scord "$build" "$work"
 cat >"$work/stop.c" <<'CODE'
 #include <signal.h>
 #include <stdio.h>
