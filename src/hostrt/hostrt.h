@@ -1,9 +1,7 @@
 /* hostrt.h: the host half of the device runtime that needs no driver: what the race
  * records a launch leaves on the device (ScDevRecord) mean as reports (ScRaceRecord).
  * Every host-side decision about a record's cause is here, pure and tested on the CPU
- * (tests/hostrt); the interposer only copies the records back and hands them over.
- * (The report's divergent_branch, decided from the branch structure of the sites the
- * report keeps, is report_model.c's.) */
+ * (test_hostrt); the interposer only copies the records back and hands them over. */
 #ifndef SC_HOSTRT_H
 #define SC_HOSTRT_H
 
@@ -26,6 +24,8 @@ typedef struct ScRecordLaunch {
      * access by site and kind only. */
     const uint32_t *site_infos;
     size_t n_site_infos;
+    /* The sites' branch structure (sc_report_opposite_arms); NULL: not known. */
+    const ScReport *report;
 } ScRecordLaunch;
 
 /* Decodes the filled entries of the device's record table (n entries, free and busy

@@ -139,6 +139,11 @@ size_t sc_hostrt_decode(const ScDevRecord *dev, size_t n, const ScRecordLaunch *
         o->cause = atomic_plain_cause((uint8_t)r->cause, r->cur_info, prev);
         if (o->cause == SC_CAUSE_GRID_DEPENDENCY && launch->dependent && launch->prior_quiet)
             o->cause = SC_CAUSE_GRID_COMPLETION;
+        /* The device calls every unordered same-warp pair missing_syncwarp; the host
+         * knows the branches. */
+        if (o->cause == SC_CAUSE_MISSING_SYNCWARP && launch->report &&
+            sc_report_opposite_arms(launch->report, r->cur_site, r->prev_site))
+            o->cause = SC_CAUSE_DIVERGENT_BRANCH;
         o->severity = (uint8_t)sc_report_cause_severity((ScCause)o->cause);
         uint32_t space = r->cur_info == SC_DEV_INFO_BARRIER ? 0 : SC_ABI_INFO_SPACE(r->cur_info);
         o->space = r->cur_info == SC_DEV_INFO_BARRIER ? SC_RACE_SPACE_NONE

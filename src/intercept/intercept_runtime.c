@@ -774,6 +774,7 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
             .prior_quiet = chk->prior_quiet,
             .site_infos = sc_ctx.site_infos,
             .n_site_infos = sc_ctx.cap_site_infos,
+            .report = sc_ctx.report,
         };
         memcpy(rl.grid, chk->grid, sizeof rl.grid);
         memcpy(rl.block, chk->block, sizeof rl.block);

@@ -191,10 +191,14 @@ bool sc_report_add_suppressions(ScReport *r, const char *text, size_t len, const
                                 ScErr *err);
 bool sc_report_load_suppressions(ScReport *r, const char *path, ScErr *err);
 
+/* Do the two registered sites lie on opposite arms of a divergent branch of their
+ * function (some branch both depend on, through no common arm)? False when either is
+ * not registered (SC_REPORT_SITE_NONE never is). The record decoder (src/hostrt) names
+ * such a same-warp pair divergent_branch. */
+bool sc_report_opposite_arms(const ScReport *r, uint32_t site_a, uint32_t site_b);
+
 /* Takes the records of one completed launch (n may be 0: every launch counts) and
- * the number of records the device could not deliver. A missing_syncwarp record
- * whose two sites lie on opposite arms of one branch (some branch both depend on,
- * through no common arm) becomes divergent_branch. Records fold into the race
+ * the number of records the device could not deliver. Records fold into the race
  * of their unordered site pair and cause; a new race is resolved now (sites,
  * shared symbol, allocation) and, if reported and within print_limit, its text
  * block is appended to text (NULL: print nothing). False (err says why) only when

@@ -558,17 +558,10 @@ static bool opposite_arms(const ScReportSiteInfo *a, const ScReportSiteInfo *b)
     return false;
 }
 
-/* The device calls every unordered same-warp pair missing_syncwarp; only the
- * host knows the branches, so it names the divergent-branch ones. A previous
- * side the device could not name (SC_REPORT_SITE_NONE) is never registered and
- * keeps the record as it is. */
-static void refine_cause(const ScReport *r, ScRaceRecord *rec)
+bool sc_report_opposite_arms(const ScReport *r, uint32_t site_a, uint32_t site_b)
 {
-    if (rec->cause != SC_CAUSE_MISSING_SYNCWARP)
-        return;
-    const ScReportSiteInfo *cur = find_site(r, rec->cur.site), *prev = find_site(r, rec->prev.site);
-    if (cur && prev && opposite_arms(cur, prev))
-        rec->cause = SC_CAUSE_DIVERGENT_BRANCH;
+    const ScReportSiteInfo *a = find_site(r, site_a), *b = find_site(r, site_b);
+    return a && b && opposite_arms(a, b);
 }
 
 /* The dedup key: the unordered pair of sites and the cause. */
@@ -818,9 +811,7 @@ bool sc_report_add_launch(ScReport *r, const ScReportLaunch *launch, const ScRac
             r->counts.dropped = add_sat(r->counts.dropped, 1);
             continue;
         }
-        ScRaceRecord refined = recs[i];
-        refine_cause(r, &refined);
-        const ScRaceRecord *rec = &refined;
+        const ScRaceRecord *rec = &recs[i];
         if ((r->n_races + 1) * 2 > r->cap_race_slots && !grow_race_slots(r))
             return oom(err);
         ScReportRace *race = unnamed_previous(rec) ? named_twin(r, rec)

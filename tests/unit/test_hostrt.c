@@ -158,6 +158,33 @@ TEST(decode_golden)
                                   INFO(0, READ, WEAK, NONE, SHARED_CLUSTER))};
         decode_case(&out, "another block's shared memory through the cluster's window is shared", &l, dev, 1);
     }
+    {
+        /* Sites 1 and 2 on the two arms of branch 5 of one function, site 3 on the
+         * first arm too; what the device calls missing_syncwarp between 1 and 2 lies
+         * on opposite paths of the branch. */
+        ScReportConfig cfg;
+        sc_report_config_init(&cfg, 7);
+        ScReport *report = sc_report_new(&cfg);
+        CHECK(report != NULL);
+        const ScReportControlDep taken[] = {{5, 0}}, fall[] = {{5, 1}};
+        const ScReportControlDep *deps[] = {NULL, taken, fall, taken};
+        for (uint32_t id = 1; report && id <= 3; id++) {
+            ScReportFrame f = {.file = "w.cu", .line = id, .column = 1};
+            ScReportSite site = {.ptx_function = "_Z1kPi", .ptx_line = id, .frames = &f, .n_frames = 1,
+                                 .function_id = 7, .deps = deps[id], .n_deps = 1};
+            ScErr err = {0};
+            CHECK(sc_report_add_site(report, id, &site, &err));
+        }
+        ScRecordLaunch branches = l;
+        branches.report = report;
+        ScDevRecord dev[2] = {rec(SC_CAUSE_MISSING_SYNCWARP, 1, INFO(4, WRITE, WEAK, NONE, SHARED), 2,
+                                  INFO(0, READ, WEAK, NONE, SHARED)),
+                              rec(SC_CAUSE_MISSING_SYNCWARP, 3, INFO(4, WRITE, WEAK, NONE, SHARED), 1,
+                                  INFO(0, WRITE, WEAK, NONE, SHARED))};
+        decode_case(&out, "missing_syncwarp on opposite arms of a branch is divergent_branch; on one arm not",
+                    &branches, dev, 2);
+        sc_report_free(report);
+    }
     sc_golden_compare(GOLDEN, out.data, out.len);
     sc_buf_free(&out);
 }
