@@ -117,9 +117,14 @@ static bool used_cuda(void)
     return sc_ctx.init_result != (CUresult)-1 || sc_ctx.n_modules;
 }
 
-/* In the child of a fork() without exec (an exec starts the library afresh). */
+/* In the child of a fork() without exec (an exec starts the library afresh). Only
+ * the forking thread lives on in the child: a lock another thread of the parent held
+ * at the fork would stay taken, and the child's exit handler would wait for it for
+ * ever, so the child starts with both locks free. */
 static void forked(void)
 {
+    pthread_mutex_init(&sc_ctx.lock, NULL);
+    pthread_mutex_init(&sc_ctx.launch_lock, NULL);
     sc_ctx.fork_inherited = sc_ctx.fork_inherited || used_cuda();
 }
 
