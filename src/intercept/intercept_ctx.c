@@ -126,6 +126,8 @@ static void forked(void)
     pthread_mutex_init(&sc_ctx.lock, NULL);
     pthread_mutex_init(&sc_ctx.launch_lock, NULL);
     sc_ctx.fork_inherited = sc_ctx.fork_inherited || used_cuda();
+    if (sc_ctx.report)
+        sc_report_set_pid(sc_ctx.report, (long)getpid());
 }
 
 static void init(void)

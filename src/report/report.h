@@ -176,6 +176,8 @@ typedef struct ScReport ScReport;
 
 /* Defaults: print_limit 100, min_severity warning, demangle on, no allocations. */
 void sc_report_config_init(ScReportConfig *cfg, long pid);
+/* The process the report speaks for from now on (a fork child's own). */
+void sc_report_set_pid(ScReport *r, long pid);
 /* NULL only when out of memory. Not thread-safe: callers serialize all calls. */
 ScReport *sc_report_new(const ScReportConfig *cfg);
 void sc_report_free(ScReport *r);

@@ -184,6 +184,11 @@ void sc_report_config_init(ScReportConfig *cfg, long pid)
     };
 }
 
+void sc_report_set_pid(ScReport *r, long pid)
+{
+    r->cfg.pid = pid;
+}
+
 /* Finds __cxa_demangle: a C++ program already has libstdc++ loaded; a C program
  * gets it loaded for us, never unloaded (RTLD_NODELETE), since libstdc++ does not
  * expect to go away while a process runs. */

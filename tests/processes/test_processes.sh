@@ -53,8 +53,33 @@ int main(void)
     return 0;
 }
 CODE
+cat >"$work/plainfork.c" <<'CODE'
+#include <sys/wait.h>
+#include <unistd.h>
+
+int main(void)
+{
+    pid_t child = fork();
+    if (child == 0)
+        return 0;
+    int status;
+    return waitpid(child, &status, 0) != child;
+}
+CODE
+# Every report names the process it speaks for: the number %p put in its file's name.
+own_pid() {
+    local f
+    for f in "$@"; do
+        python3 -c 'import json, re, sys; p = int(re.search(r"-(\d+)\.json$", sys.argv[1]).group(1)); sys.exit(0 if json.load(open(sys.argv[1]))["pid"] == p else 1)' "$f" || return 1
+    done
+}
 if cc -o "$work/writes" "$work/writes.c" >"$work/cc.log" 2>&1 &&
-    cc -o "$work/spawns" "$work/spawns.c" >>"$work/cc.log" 2>&1; then
+    cc -o "$work/spawns" "$work/spawns.c" >>"$work/cc.log" 2>&1 &&
+    cc -o "$work/plainfork" "$work/plainfork.c" >>"$work/cc.log" 2>&1; then
+    "$scord" --json-file "$work/plain-%p.json" "$work/plainfork"
+    files=$(ls "$work"/plain-*.json 2>/dev/null | wc -l)
+    check "a fork child of a process that used no CUDA writes its own report ($files files)" test "$files" -eq 2
+    check "which names the child, not its parent" own_pid "$work"/plain-*.json
     "$scord" --json-file "$work/kept.json" "$work/writes" "$work/kept.json"
     check "a process that used no CUDA leaves another's report as it is" grep -qx written-by-another "$work/kept.json"
     "$scord" --json-file "$work/each-%p.json" "$work/spawns"
