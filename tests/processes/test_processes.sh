@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # test_processes.sh: the reports of a program of several processes (docs/options.md,
-# "Several processes"): a report left by an earlier run is replaced; a process that
-# used no CUDA (a shell, a tool) never overwrites the report another process wrote; with
-# %p every process that has something to report writes its own file; a fork child of a
-# process that used CUDA reports nothing, its races being its parent's (its parent uses
-# CUDA through the toolkit's stub driver, whose cuInit fails: enough to have used it); a
-# CUDA program on a machine with no driver says that nothing was checked, a program
-# with no CUDA code says nothing.
+# "Several processes"): a report left by an earlier run is replaced; a process that used
+# no CUDA (a shell, a tool) never overwrites the report another process wrote; with %p
+# every process that has something to report writes its own file, naming itself; a fork
+# child of a process that used CUDA reports nothing, its races being its parent's (its
+# parent uses CUDA through the toolkit's stub driver, whose cuInit fails: enough to have
+# used it); a CUDA program on a machine with no driver says that nothing was checked, a
+# program with no CUDA code says nothing.
 # libscord.so is preloaded into programs not built with the sanitizers, so this test
 # builds scord without them (BUILD/plain) first.
 # Run by tests/run_unit.sh from the repository root, SC_TEST_BUILD naming the build tree.
@@ -25,7 +25,7 @@ check "a report left by an earlier run is replaced" empty_report "$work/earlier.
 
 # Programs of our own: a shell's `exit` may end it with _exit (dash does), which runs no
 # exit handler. `writes FILE` stands for a process that wrote the report before this
-# one exits; `spawns` runs /bin/true twice.
+# one exits; `spawns` runs /bin/true twice; `plainfork` forks a child that exits.
 cat >"$work/writes.c" <<'CODE'
 #include <stdio.h>
 
