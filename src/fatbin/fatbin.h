@@ -138,4 +138,9 @@ void sc_fatbin_kernels_free(ScKernelNames *k);
  * avail SIZE_MAX): the end of the furthest header table, section or segment. */
 bool sc_fatbin_elf_size(const void *elf, size_t avail, size_t *size, ScErr *err);
 
+/* Does a host ELF image (an executable or a library) carry CUDA code: a fat binary
+ * section (.nv_fatbin, or __nv_relfatbin of -rdc code) or a dependence on the shared
+ * CUDA runtime (DT_NEEDED libcudart.so*)? False for anything it cannot read. */
+bool sc_fatbin_host_has_cuda(const void *elf, size_t len);
+
 #endif

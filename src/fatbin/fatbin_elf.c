@@ -206,3 +206,50 @@ void sc_fatbin_kernels_free(ScKernelNames *k)
     free(k->names);
     *k = (ScKernelNames){0};
 }
+
+/* The NUL-terminated string at offset off of string-table section strtab, or NULL
+ * when it does not lie whole inside the table and the image. */
+static const char *table_string(const Elf *elf, const Elf64_Shdr *strtab, uint64_t off)
+{
+    if (!table_fits(elf, strtab->sh_offset, strtab->sh_size, 1) || off >= strtab->sh_size)
+        return NULL;
+    const char *s = (const char *)elf->p + strtab->sh_offset + off;
+    return strnlen(s, (size_t)(strtab->sh_size - off)) < strtab->sh_size - off ? s : NULL;
+}
+
+/* A DT_NEEDED entry of dynamic section dyn names the shared CUDA runtime. */
+static bool needs_cudart(const Elf *elf, const Elf64_Shdr *dyn)
+{
+    if (dyn->sh_link >= elf->shnum || !table_fits(elf, dyn->sh_offset, dyn->sh_size / sizeof(Elf64_Dyn),
+                                                   sizeof(Elf64_Dyn)))
+        return false;
+    Elf64_Shdr strtab = section(elf, dyn->sh_link);
+    for (size_t k = 0; k < dyn->sh_size / sizeof(Elf64_Dyn); k++) {
+        Elf64_Dyn d;
+        memcpy(&d, elf->p + dyn->sh_offset + k * sizeof d, sizeof d);
+        if (d.d_tag == DT_NULL)
+            break;
+        const char *lib = d.d_tag == DT_NEEDED ? table_string(elf, &strtab, d.d_un.d_val) : NULL;
+        if (lib && strncmp(lib, "libcudart.so", 12) == 0)
+            return true;
+    }
+    return false;
+}
+
+bool sc_fatbin_host_has_cuda(const void *image, size_t len)
+{
+    ScErr err = {0};
+    Elf elf = {.p = image, .avail = len, .err = &err};
+    if (!read_header(&elf) || elf.eh.e_shstrndx >= elf.shnum)
+        return false;
+    Elf64_Shdr names = section(&elf, elf.eh.e_shstrndx);
+    for (size_t i = 0; i < elf.shnum; i++) {
+        Elf64_Shdr sh = section(&elf, i);
+        const char *name = table_string(&elf, &names, sh.sh_name);
+        if (name && (strcmp(name, ".nv_fatbin") == 0 || strcmp(name, "__nv_relfatbin") == 0))
+            return true;
+        if (sh.sh_type == SHT_DYNAMIC && needs_cudart(&elf, &sh))
+            return true;
+    }
+    return false;
+}

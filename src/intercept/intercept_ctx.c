@@ -1,6 +1,5 @@
 /* intercept_ctx.c: the interposer's one context: options, the log, and the run
  * summary written when the program exits. */
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -13,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/sc_options.h"
+#include "fatbin/fatbin.h"
 #include "report/report.h"
 #include "intercept/intercept.h"
 #include "intercept/intercept_compile.h"
@@ -218,55 +218,23 @@ const char *sc_cu_error(CUresult r)
     return "unknown CUDA error";
 }
 
-/* Does the program's own executable hold CUDA code: a fat binary (.nv_fatbin, or
- * __nv_relfatbin of -rdc code) or a dependence on the shared CUDA runtime? Only the
- * executable: libraries that carry CUDA code (a Python extension) do not make a process
- * that never used them a CUDA program. Reads the section headers of /proc/self/exe. */
+/* Does the program's own executable hold CUDA code (sc_fatbin_host_has_cuda)? Only
+ * the executable: libraries that carry CUDA code (a Python extension) do not make a
+ * process that never used them a CUDA program. */
 static bool exe_has_cuda_code(void)
 {
     int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
     struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(Elf64_Ehdr)) {
-        if (fd >= 0)
-            close(fd);
-        return false;
-    }
-    size_t size = (size_t)st.st_size;
-    const unsigned char *img = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (img == MAP_FAILED)
-        return false;
     bool found = false;
-    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
-    if (memcmp(eh->e_ident, ELFMAG, SELFMAG) == 0 && eh->e_ident[EI_CLASS] == ELFCLASS64 &&
-        eh->e_shentsize == sizeof(Elf64_Shdr) && eh->e_shoff <= size &&
-        eh->e_shnum <= (size - eh->e_shoff) / sizeof(Elf64_Shdr) && eh->e_shstrndx < eh->e_shnum) {
-        const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff);
-        const Elf64_Shdr *names = &sh[eh->e_shstrndx];
-        for (size_t i = 0; i < eh->e_shnum && !found && names->sh_offset <= size; i++) {
-            if (sh[i].sh_name < names->sh_size && names->sh_offset + names->sh_size <= size) {
-                const char *name = (const char *)img + names->sh_offset + sh[i].sh_name;
-                size_t left = names->sh_size - sh[i].sh_name;
-                found = strnlen(name, left) < left &&
-                        (strcmp(name, ".nv_fatbin") == 0 || strcmp(name, "__nv_relfatbin") == 0);
-            }
-            if (found || sh[i].sh_type != SHT_DYNAMIC || sh[i].sh_link >= eh->e_shnum)
-                continue;
-            const Elf64_Shdr *strs = &sh[sh[i].sh_link];
-            if (sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset ||
-                strs->sh_offset > size || strs->sh_size > size - strs->sh_offset)
-                continue;
-            const Elf64_Dyn *dyn = (const Elf64_Dyn *)(img + sh[i].sh_offset);
-            for (size_t k = 0; k < sh[i].sh_size / sizeof *dyn && dyn[k].d_tag != DT_NULL && !found; k++) {
-                if (dyn[k].d_tag != DT_NEEDED || dyn[k].d_un.d_val >= strs->sh_size)
-                    continue;
-                const char *lib = (const char *)img + strs->sh_offset + dyn[k].d_un.d_val;
-                size_t left = strs->sh_size - dyn[k].d_un.d_val;
-                found = strnlen(lib, left) < left && strncmp(lib, "libcudart.so", 12) == 0;
-            }
+    if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {
+        void *img = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (img != MAP_FAILED) {
+            found = sc_fatbin_host_has_cuda(img, (size_t)st.st_size);
+            munmap(img, (size_t)st.st_size);
         }
     }
-    munmap((void *)img, size);
+    if (fd >= 0)
+        close(fd);
     return found;
 }
 

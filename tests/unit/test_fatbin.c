@@ -738,6 +738,45 @@ TEST(elf_kernels_match_ptx_entries)
     free(img);
 }
 
+/* A host executable or library carries CUDA code when it has a fat binary section
+ * (.nv_fatbin; __nv_relfatbin with -rdc); this test program has none, nor does a cubin,
+ * and a cut-off image reads as none. */
+TEST(host_elf_with_cuda_code)
+{
+    const char *with[] = {"libprobe_v1.so", "libprobe_rdc.so"};
+    for (size_t i = 0; i < 2; i++) {
+        size_t n;
+        uint8_t *lib = load(with[i], &n);
+        CHECK(lib != NULL);
+        if (!lib)
+            continue;
+        CHECK(sc_fatbin_host_has_cuda(lib, n));
+        CHECK(!sc_fatbin_host_has_cuda(lib, 200));
+        free(lib);
+    }
+    size_t n;
+    uint8_t *self = NULL;
+    FILE *f = fopen("/proc/self/exe", "rb");
+    CHECK(f != NULL);
+    if (f) {
+        ScBuf b = {0};
+        char chunk[65536];
+        size_t got;
+        while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+            sc_buf_append(&b, chunk, got);
+        fclose(f);
+        n = b.len;
+        self = (uint8_t *)sc_buf_take(&b);
+        CHECK(self != NULL && !sc_fatbin_host_has_cuda(self, n));
+        free(self);
+    }
+    uint8_t *cubin = load("sm80.cubin", &n);
+    CHECK(cubin != NULL);
+    if (cubin)
+        CHECK(!sc_fatbin_host_has_cuda(cubin, n));
+    free(cubin);
+}
+
 TEST(elf_kernels_rejects_bad_elf)
 {
     size_t n;
@@ -1576,6 +1615,7 @@ int main(void)
     RUN(rdc_container_holds_relocatable_ptx);
     RUN(elf_kernels_match_ptx_entries);
     RUN(elf_kernels_rejects_bad_elf);
+    RUN(host_elf_with_cuda_code);
     RUN(registered_v1_wrapper);
     RUN(registered_rdc_wrapper);
     RUN(registered_rdc_wrapper_of_ptx_only_build);
