@@ -30,41 +30,18 @@ static void side_from_dev(uint32_t site, uint32_t info, uint32_t block, uint32_t
         out->kind = info == SC_DEV_INFO_BARRIER ? SC_RACE_KIND_BARRIER : SC_RACE_KIND_EXIT;
         return;
     }
+    /* The ABI's semantics as the report names them; 0 (weak) for the rest. */
+    static const uint8_t sems[] = {
+        [SC_ABI_SEM_RELAXED] = SC_RACE_SEM_RELAXED,   [SC_ABI_SEM_ACQUIRE] = SC_RACE_SEM_ACQUIRE,
+        [SC_ABI_SEM_RELEASE] = SC_RACE_SEM_RELEASE,   [SC_ABI_SEM_ACQ_REL] = SC_RACE_SEM_ACQ_REL,
+        [SC_ABI_SEM_VOLATILE] = SC_RACE_SEM_VOLATILE, [SC_ABI_SEM_MMIO] = SC_RACE_SEM_MMIO,
+    };
+    unsigned kind = SC_ABI_INFO_KIND(info), sem = SC_ABI_INFO_SEM(info);
     out->size = (uint16_t)SC_ABI_INFO_SIZE(info);
-    switch (SC_ABI_INFO_KIND(info)) {
-    case SC_ABI_KIND_READ:
-        out->kind = SC_RACE_KIND_READ;
-        break;
-    case SC_ABI_KIND_WRITE:
-        out->kind = SC_RACE_KIND_WRITE;
-        break;
-    default:
-        out->kind = SC_RACE_KIND_ATOMIC;
-        break;
-    }
-    switch (SC_ABI_INFO_SEM(info)) {
-    case SC_ABI_SEM_RELAXED:
-        out->sem = SC_RACE_SEM_RELAXED;
-        break;
-    case SC_ABI_SEM_ACQUIRE:
-        out->sem = SC_RACE_SEM_ACQUIRE;
-        break;
-    case SC_ABI_SEM_RELEASE:
-        out->sem = SC_RACE_SEM_RELEASE;
-        break;
-    case SC_ABI_SEM_ACQ_REL:
-        out->sem = SC_RACE_SEM_ACQ_REL;
-        break;
-    case SC_ABI_SEM_VOLATILE:
-        out->sem = SC_RACE_SEM_VOLATILE;
-        break;
-    case SC_ABI_SEM_MMIO:
-        out->sem = SC_RACE_SEM_MMIO;
-        break;
-    default:
-        out->sem = SC_RACE_SEM_WEAK;
-        break;
-    }
+    out->kind = kind == SC_ABI_KIND_READ    ? SC_RACE_KIND_READ
+                : kind == SC_ABI_KIND_WRITE ? SC_RACE_KIND_WRITE
+                                            : SC_RACE_KIND_ATOMIC;
+    out->sem = sem < sizeof sems ? sems[sem] : SC_RACE_SEM_WEAK;
     unsigned scope = SC_ABI_INFO_SCOPE(info);
     out->scope = scope <= SC_ABI_SCOPE_SYS ? (uint8_t)scope : SC_RACE_SCOPE_NONE;
 }
