@@ -108,35 +108,38 @@ static const struct {
     {"cut", {"none", "hooks", "access", "grouping", "shadow"}},
 };
 
+/* The word list of an option of few words, NULL for any other option. */
+static const char *const *choice_words(const char *option)
+{
+    for (size_t i = 0; i < SC_ARRAY_LEN(choices); i++)
+        if (strcmp(choices[i].option, option) == 0)
+            return choices[i].words;
+    return NULL;
+}
+
+#define CHOICE_WORDS SC_ARRAY_LEN(choices[0].words)
+
 int sc_options_choice(const char *option, const char *value)
 {
-    for (size_t i = 0; i < SC_ARRAY_LEN(choices); i++) {
-        if (strcmp(choices[i].option, option) != 0)
-            continue;
-        for (int w = 0; w < (int)SC_ARRAY_LEN(choices[i].words) && choices[i].words[w]; w++)
-            if (strcmp(choices[i].words[w], value) == 0)
-                return w;
-        return -1;
-    }
+    const char *const *words = choice_words(option);
+    for (int w = 0; words && w < (int)CHOICE_WORDS && words[w]; w++)
+        if (strcmp(words[w], value) == 0)
+            return w;
     return -1;
 }
 
 /* A value of an option of few words that is none of them: err names them. */
 static bool check_choice(const char *option, const char *value, ScErr *err)
 {
-    for (size_t i = 0; i < SC_ARRAY_LEN(choices); i++) {
-        if (strcmp(choices[i].option, option) != 0)
-            continue;
-        if (sc_options_choice(option, value) >= 0)
-            return true;
-        ScBuf words = {0};
-        for (size_t w = 0; w < SC_ARRAY_LEN(choices[i].words) && choices[i].words[w]; w++)
-            sc_buf_printf(&words, "%s%s", w ? ", " : "", choices[i].words[w]);
-        sc_err_set(err, "bad value '%s': expected one of %s", value, words.data ? words.data : "");
-        sc_buf_free(&words);
-        return false;
-    }
-    return true;
+    const char *const *words = choice_words(option);
+    if (!words || sc_options_choice(option, value) >= 0)
+        return true;
+    ScBuf list = {0};
+    for (size_t w = 0; w < CHOICE_WORDS && words[w]; w++)
+        sc_buf_printf(&list, "%s%s", w ? ", " : "", words[w]);
+    sc_err_set(err, "bad value '%s': expected one of %s", value, list.data ? list.data : "");
+    sc_buf_free(&list);
+    return false;
 }
 
 bool sc_options_set(ScOptions *o, const ScOptionInfo *opt, const char *value, ScErr *err)
