@@ -292,8 +292,6 @@ typedef struct ScDevThread {
     uint32_t last_acq;         /* the chain this thread took last (its head), 0: none */
     uint32_t release_also;     /* last_acq when it released: passed on with `release` */
     uint32_t release_broken;   /* attempt when it released */
-    uint32_t grid_waited;      /* passed griddepcontrol.wait: the prerequisite grid's
-                                  accesses are ordered before this thread's */
     /* The spin access (a strong read, or a cas/exch) this thread decided last, as a key
      * of its word, instruction, block, clocks and acquisitions, and for a read the hash
      * of the shadow pairs it left unchanged: a repeat that meets them again is not
@@ -304,6 +302,8 @@ typedef struct ScDevThread {
     uint32_t last_acq_meta;    /* SC_DEV_ACQ_META of the take of last_acq */
     uint32_t trail_classes;    /* the classes a word's trail orders, when the last
                                   look answered SC_DEV_COVER_MOVED (ScRulesAccess.moved) */
+    uint32_t grid_waited;      /* passed griddepcontrol.wait: the prerequisite grid's
+                                  accesses are ordered before this thread's */
     uint64_t trail_named[SC_RULES_NCLS]; /* then, per class, an access the trail names
                                   as not ordered (sc_rules_trail_partner), 0: none */
     /* The nodes this thread's latest releases through flags were published in (a ring,

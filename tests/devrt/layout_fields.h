@@ -34,12 +34,12 @@
     FIELD(ScDevThread, last_acq)                                                               \
     FIELD(ScDevThread, release_also)                                                           \
     FIELD(ScDevThread, release_broken)                                                         \
-    FIELD(ScDevThread, grid_waited)                                                            \
     FIELD(ScDevThread, spin_key)                                                               \
     FIELD(ScDevThread, spin_shadow)                                                            \
     FIELD(ScDevThread, acq_flags)                                                              \
     FIELD(ScDevThread, last_acq_meta)                                                          \
     FIELD(ScDevThread, trail_classes)                                                          \
+    FIELD(ScDevThread, grid_waited)                                                            \
     FIELD(ScDevThread, trail_named)                                                            \
     FIELD(ScDevThread, rel_nodes)                                                              \
     FIELD(ScDevThread, rel_next)                                                               \
