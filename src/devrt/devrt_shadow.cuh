@@ -547,8 +547,9 @@ static __device__ __forceinline__ uint64_t spin_key(const Access *a, uint64_t ad
     const ScRulesAccess *r = &a->rules;
     uint64_t clocks = (uint64_t)r->bar_now | (uint64_t)r->bar_own << 16 | (uint64_t)r->sync_now << 32 |
                       (uint64_t)r->sync_floor << 48;
-    uint64_t who = (uint64_t)a->cur.site | (uint64_t)a->cur.block << 32 | (uint64_t)a->spin << 62;
-    return mix64(addr ^ mix64(who ^ mix64(clocks ^ mix64((uint64_t)a->acq_next << 32 | last_acq)))) | 1u;
+    uint64_t what = (uint64_t)a->cur.site | (uint64_t)a->spin << 32;
+    uint64_t acquired = (uint64_t)a->acq_next << 32 | last_acq;
+    return mix64(addr ^ mix64(what ^ mix64(a->cur.block ^ mix64(clocks ^ mix64(acquired))))) | 1u;
 }
 
 /* Has this thread decided this spin access already: the same key, and for a read the
