@@ -329,15 +329,6 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
         r->moved = 0;
         bool trail_read = false;
         const uint64_t *trail = !sh->cell && (site & SC_RULES_SITE_TRAIL) ? sh->word : 0;
-        /* What the rules would say of the common cases, read off the word's fields: no
-         * release to look for and no rules to run (test_model checks both shortcuts
-         * against the rules). */
-        if (!sh->cell && (sc_rules_same_again(old, r) || (!a->acquired && !trail && sc_rules_joins_fast(old, r))) &&
-            site_after(a, r, sh, site, old, old) == site) {
-            if (a->spin == SPIN_READ)
-                *kept = pair_hash(old, site);
-            return SC_RULES_UNCHANGED;
-        }
         if ((a->acquired || trail) && (cover = __scord_acquired_cover(a->l, a->slot, trail, old, r->cls, r->bar_now,
                                                            r->bar_own, r->bar_seen, r->sync_now, r->sync_floor,
                                                            r->sync_seen, a->shared))) {

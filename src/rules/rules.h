@@ -58,7 +58,6 @@
     X(SREAD_KEEPS_NEWER)  /* ... while partial syncs of other lanes moved the warp clock */ \
     X(READ_JOINS)         /* a weak read of another warp or block joins a history of reads */ \
     X(ATOMIC_JOINS)       /* an atomic of another warp or block joins a history of atomics */ \
-    X(JOINS_FAST)         /* the word's fields alone show that the access joins */            \
     X(RACE_HINT)          /* the site word names the recorder's own racing access */   \
     X(WARN_HINT)          /* ... or its own atomic or strong write a strong_vs_rmw meets */ \
     X(ACQ_ORDERED)        /* an acquired release orders the recorder before the accessor */ \
@@ -1315,76 +1314,6 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
     }
 }
 
-/* The same thread again at the same clocks on the same bytes, with this class already
- * recorded at SELF: it was checked against the same history then, and the word stays
- * (FAST_PATH). Not for a block-scoped strong access: the earlier one may have had a
- * wider scope. It reads neither the releases the thread took nor the word's trail, so
- * the runtime asks it before it looks for either. */
-SC_HD static inline int sc_rules_same_again(uint64_t old, const ScRulesAccess *a)
-{
-    if (((old ^ sc_rules_who(a)) & SC_RULES_WHO_FIELD) != 0 || (old & SC_RULES_MASK_FIELD) != a->mask ||
-        sc_rules_reach(old, a->cls) != SC_RULES_POS_SELF ||
-        (rules_is_strong(a->cls) && rules_block_scoped(a->scope)) || rules_block_alias(a))
-        return 0;
-    /* A weak write leaves only itself: unchanged if nothing else is there. */
-    uint64_t w_field =
-        SC_RULES_FIELD(SC_RULES_REACH_SHIFT + SC_RULES_POS_BITS * SC_RULES_CLS_WRITE, SC_RULES_POS_BITS);
-    uint64_t others = a->cls != SC_RULES_CLS_WRITE
-                          ? 0
-                          : (SC_RULES_REACH_FIELD & ~w_field) | SC_RULES_XCTA_FIELD | SC_RULES_TILE_FIELD;
-    /* A strong write re-checked against an unordered one of the other kind would warn
-     * again (strong_vs_rmw): that is the slow path's to say. */
-    int pair = a->cls == SC_RULES_CLS_SWRITE   ? SC_RULES_CLS_ATOMIC
-               : a->cls == SC_RULES_CLS_ATOMIC ? SC_RULES_CLS_SWRITE
-                                               : -1;
-    int may_warn = pair >= 0 && sc_rules_reach(old, pair) > SC_RULES_POS_SELF;
-    return (old & others) == 0 && !may_warn;
-}
-
-/* READ_JOINS and ATOMIC_JOINS (rules_joins) read off the word's fields, without
- * decoding it: a weak read, or an atomic of gpu scope or wider, of another block than
- * the recorder's where the history holds only accesses of its class by other blocks,
- * or of another warp of the recorder's block in the recorder's barrier epoch (a block
- * that uses only block-wide barriers) where it holds accesses of its class by other
- * warps and nothing else but what a barrier ordered. Only for a thread that took no
- * release that may cover the recorder (a->n_acq == 0, nothing moved) and a word with
- * no trail. Where it says 1, sc_rules_access leaves the word as it is, and the site
- * word stays too (the accessor does not become the recorder): test_model checks it
- * on every access of the exhaustive suites. The runtime asks it before the full rules,
- * the common case of a tile every warp of a block reads, or a counter every block
- * increments. */
-SC_HD static inline int sc_rules_joins_fast(uint64_t old, const ScRulesAccess *a)
-{
-    int cls = a->cls;
-    if ((cls != SC_RULES_CLS_READ && cls != SC_RULES_CLS_ATOMIC) || a->n_acq || a->moved ||
-        (a->hint & SC_RULES_SITE_TRAIL) || (old & SC_RULES_MASK_FIELD) != a->mask)
-        return 0; /* also an empty word and a split one: their mask is 0 */
-    if (cls == SC_RULES_CLS_ATOMIC && (a->scope < SC_RULES_SCOPE_GPU || (old & SC_RULES_XCTA_FIELD)))
-        return 0;
-    uint64_t blk_bits = (1u << SC_RULES_BLK_BITS) - 1u;
-    int same_blk = ((old >> SC_RULES_BLK_SHIFT) & blk_bits) == (a->blk & blk_bits) && !rules_block_alias(a);
-    unsigned own = sc_rules_reach(old, cls);
-    uint64_t others = SC_RULES_REACH_FIELD &
-                      ~SC_RULES_FIELD(SC_RULES_REACH_SHIFT + SC_RULES_POS_BITS * cls, SC_RULES_POS_BITS);
-    if (!same_blk) {
-        if (own != SC_RULES_POS_GRID || (old & others) != 0)
-            return 0;
-        SC_RULES_COV(JOINS_FAST);
-        return 1;
-    }
-    uint32_t bar = (uint32_t)(old >> SC_RULES_BAR_SHIFT) & ((1u << SC_RULES_BAR_BITS) - 1u);
-    if (((old >> SC_RULES_WARP_SHIFT) & 31u) == ((a->tid >> 5) & 31u) || a->bar_seen || a->bar_own != bar ||
-        a->bar_now != bar || own < SC_RULES_POS_BLOCK)
-        return 0;
-    for (int c = 0; c < SC_RULES_NCLS; c++) {
-        unsigned p = sc_rules_reach(old, c);
-        if (c != cls && p != SC_RULES_POS_NONE && p != SC_RULES_POS_BSYNC)
-            return 0;
-    }
-    SC_RULES_COV(JOINS_FAST);
-    return 1;
-}
-
 /* Decide one access to a word and compute the word to CAS in (*out; *out == old when
  * the result is SC_RULES_UNCHANGED). The runtime's loop:
  *     old = atomic load of the word; hint = load of its site word;
@@ -1407,10 +1336,30 @@ SC_HD static inline int sc_rules_access(uint64_t old, const ScRulesAccess *a, ui
     v->flags = 0;
     v->prev_blk = 0;
     v->prev_tid = 0;
-    if (sc_rules_same_again(old, a)) {
-        SC_RULES_COV(FAST_PATH);
-        v->result = SC_RULES_UNCHANGED;
-        return SC_RULES_UNCHANGED;
+    /* Fast path: the same thread again at the same clocks on the same bytes, with this
+     * class already recorded at SELF: it was checked against the same history then.
+     * Not for a block-scoped strong access: the earlier one may have had a wider scope. */
+    if (((old ^ sc_rules_who(a)) & SC_RULES_WHO_FIELD) == 0 &&
+        (old & SC_RULES_MASK_FIELD) == a->mask && sc_rules_reach(old, a->cls) == SC_RULES_POS_SELF &&
+        !(rules_is_strong(a->cls) && rules_block_scoped(a->scope)) && !rules_block_alias(a)) {
+        /* A weak write leaves only itself: unchanged if nothing else is there. */
+        uint64_t w_field = SC_RULES_FIELD(
+            SC_RULES_REACH_SHIFT + SC_RULES_POS_BITS * SC_RULES_CLS_WRITE, SC_RULES_POS_BITS);
+        uint64_t others = a->cls != SC_RULES_CLS_WRITE
+                              ? 0
+                              : (SC_RULES_REACH_FIELD & ~w_field) | SC_RULES_XCTA_FIELD |
+                                    SC_RULES_TILE_FIELD;
+        /* A strong write re-checked against an unordered one of the other kind would
+         * warn again (strong_vs_rmw): that is the slow path's to say. */
+        int pair = a->cls == SC_RULES_CLS_SWRITE   ? SC_RULES_CLS_ATOMIC
+                   : a->cls == SC_RULES_CLS_ATOMIC ? SC_RULES_CLS_SWRITE
+                                                   : -1;
+        int may_warn = pair >= 0 && sc_rules_reach(old, pair) > SC_RULES_POS_SELF;
+        if ((old & others) == 0 && !may_warn) {
+            SC_RULES_COV(FAST_PATH);
+            v->result = SC_RULES_UNCHANGED;
+            return SC_RULES_UNCHANGED;
+        }
     }
     if (old == 0) {
         SC_RULES_COV(FRESH);

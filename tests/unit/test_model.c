@@ -566,15 +566,7 @@ static int sut_access(Sim *s, int t, const Op *op, ScRulesVerdict *out)
         /* Like the runtime, always ask the word first: a split word says so. */
         a.hint = s->mem.site[w];
         a.moved = (uint8_t)(s->suite->scoped && !s->mem.split[w] ? sut_trail_classes(s, t, w, &a) : 0);
-        /* The runtime's shortcuts before the full rules (check_shadow) must agree with
-         * them: the word stays, and the site word with it where the access joins. */
-        int same_again = sc_rules_same_again(s->mem.word[w], &a);
-        int joins = sc_rules_joins_fast(s->mem.word[w], &a);
         r[0] = sc_rules_access(s->mem.word[w], &a, &n, &v);
-        if ((same_again || joins) && r[0] != SC_RULES_UNCHANGED)
-            return -1;
-        if (joins && sc_rules_site_next(s->mem.site[w], s->mem.word[w], n, &a, id, 0) != s->mem.site[w])
-            return -1;
         if (s->mem.split[w] && r[0] != SC_RULES_SPLIT)
             return -1;
         if (!s->mem.split[w]) {
