@@ -5,7 +5,8 @@
 #
 # Usage: bash scripts/gpu_all.sh            (from anywhere; OUT=DIR to choose the folder)
 # Each section NAME is one script that writes NAME.tsv (one row per check, last column
-# `result`: "pass" or why not), NAME.log and optionally NAME-*.tar.gz into $OUT. Only 8
+# `result`: "pass" or why not), NAME.log and optionally NAME.summary (a line the results
+# file prints after the section's table) and NAME-*.tar.gz into $OUT. Only 8
 # files, in no folders, come back from the machine, so $OUT ends as env.txt,
 # gpu_all.log (this console output), results-<date>.md, one NAME.tsv per section and
 # logs-<date>.tar.gz holding every section's log and archives. Exits 1 if any section failed.
@@ -179,16 +180,20 @@ write_results() {
             echo "## $name"
             echo
             tsv_to_markdown "$OUT/$name.tsv"
+            if [ -s "$OUT/$name.summary" ]; then
+                echo
+                cat "$OUT/$name.summary"
+            fi
         done
     } >"$RESULTS"
 }
 
-# Moves each section's log and archives into one archive, keeping $OUT small.
+# Moves each section's log, summary line and archives into one archive, keeping $OUT small.
 bundle_logs() {
     local s name rc secs f files=()
     for s in "${SECTIONS[@]}"; do
         read -r name rc secs <<<"$s"
-        for f in "$OUT/$name.log" "$OUT/$name"-*.tar.gz; do
+        for f in "$OUT/$name.log" "$OUT/$name.summary" "$OUT/$name"-*.tar.gz; do
             [ -e "$f" ] && files+=("$(basename "$f")")
         done
     done

@@ -5,7 +5,9 @@
 # listed, not failed), every injected race found.
 #
 # Usage: scripts/gpu_real.sh OUTDIR
-# Writes OUTDIR/real.tsv (one row per program), OUTDIR/real.log and
+# Writes OUTDIR/real.tsv (one row per program), OUTDIR/real.summary (the corpus's line:
+# real programs: N of M passed, F false alarms, C crashes, H hangs, R of E races found),
+# OUTDIR/real.log and
 # OUTDIR/real-runs.tar.gz (race_suite.json and .md, every run's stdout, stderr and scord
 # JSON, the build log). Exits 1 if any row or the build failed, 2 on bad usage.
 # Environment: BUILD (default build), JOBS (make -j, default 16), REAL_JOBS (programs run
@@ -50,7 +52,7 @@ left=$((REAL_BUDGET - SECONDS))
 rm -f "$TSV"
 PYTHONUNBUFFERED=1 python3 scripts/race_suite.py --suite-dir tests/real --warnings-apart --build-dir "$BUILD" \
     --out "$RUNS/suite" --scord "$SCORD" --jobs "$REAL_JOBS" --timeout "$REAL_TIMEOUT" \
-    --budget "$left" --tsv "$TSV" 2>&1 | tee -a "$LOG"
+    --budget "$left" --tsv "$TSV" --corpus-line "$OUTDIR/real.summary" 2>&1 | tee -a "$LOG"
 [ "${PIPESTATUS[0]}" -eq 0 ] || failed=1
 if [ ! -s "$TSV" ]; then
     say "gpu_real: race_suite.py wrote no results"
@@ -62,5 +64,6 @@ if [ -s "$RUNS/suite/race_suite.md" ]; then
 fi
 tar -czf "$OUTDIR/real-runs.tar.gz" -C "$(dirname "$RUNS")" "$(basename "$RUNS")" ||
     { say "gpu_real: could not write the runs archive"; failed=1; }
+[ -s "$OUTDIR/real.summary" ] && say "$(cat "$OUTDIR/real.summary")"
 say "gpu_real: $(awk -F'\t' 'NR > 1 && $NF == "pass"' "$TSV" | wc -l) of $(($(wc -l <"$TSV") - 1)) rows passed after ${SECONDS}s"
 exit "$failed"

@@ -854,6 +854,25 @@ def write_markdown(path, env_info, totals, cats, results, tools):
     Path(path).write_text("\n".join(md) + "\n")
 
 
+def corpus_line(results):
+    """The real-programs corpus in one line (issue 22's bar): programs passed, false
+    alarms at error level, crashes (scord's run died or failed where the native run did
+    not), hangs (scord's run stopped at its timeout) and races found."""
+    t = tally(results, "scord")
+    crashes = hangs = 0
+    for r in results:
+        native = r["runs"].get("native", {}).get("status")
+        run = r["runs"].get("scord", {}).get("status")
+        if not run or run == "ok":
+            continue
+        if run.startswith("timeout"):
+            hangs += 1
+        elif native == "ok":
+            crashes += 1
+    return (f"real programs: {t['passed']} of {len(results)} passed, {t['false_alarms']} false alarms, "
+            f"{crashes} crashes, {hangs} hangs, {t['found']} of {t['expected']} races found")
+
+
 def verdict(tool):
     """One tool's comparison in a few words, for the TSV: '2/3 found, missed C, 1 false alarm'."""
     expected = len(tool["found"]) + len(tool["missed"])
@@ -931,6 +950,8 @@ def main_run(args, suite_dir=SUITE_DIR, clock=time.monotonic):
     (out / "race_suite.json").write_text(json.dumps(doc, indent=1) + "\n")
     write_markdown(out / "race_suite.md", env_info, totals, cats, results, tools)
     write_tsv(args.tsv or out / "race_suite.tsv", results)
+    if getattr(args, "corpus_line", None):
+        Path(args.corpus_line).write_text(corpus_line(results) + "\n")
     print()
     print(category_table(cats, tools))
     failed = [r for r in results if r["status"] != "pass" and not r["status"].startswith("skipped")]
@@ -1457,6 +1478,17 @@ def self_test():
     end_to_end(check)
     match_example(check)
 
+    def result(status, native, scord, found=0, missed=0, alarms=0):
+        tool = {"found": [{}] * found, "missed": [{}] * missed, "false_alarms": ["x"] * alarms}
+        return {"status": status, "runs": {"native": {"status": native}, "scord": {"status": scord}},
+                "tools": {"scord": tool}}
+    line = corpus_line([result("pass", "ok", "ok", found=2), result("scord raised 1 false alarm(s)", "ok", "ok", alarms=1),
+                        result("scord run: timeout after 150 s", "ok", "timeout after 150 s", missed=1),
+                        result("scord run: killed by signal 11", "ok", "killed by signal 11"),
+                        result("native run: exit 1; scord run: exit 1", "exit 1", "exit 1")])
+    check(line == "real programs: 1 of 5 passed, 1 false alarms, 1 crashes, 1 hangs, 2 of 3 races found",
+          f"the corpus line counts passes, false alarms, crashes, hangs and races: {line}")
+
     # Every program of the suite: its tags and the suite's rules.
     for suite in (SUITE_DIR, REAL_DIR):
         programs = load_programs(suite_dir=suite)
@@ -1495,6 +1527,9 @@ def main():
     ap.add_argument("--warnings-apart", action="store_true",
                     help="a warning-level report that matches no tagged race is listed as a warning, "
                     "not a false alarm (the real-programs corpus: no false alarm at error level)")
+    ap.add_argument("--corpus-line", metavar="FILE",
+                    help="write the corpus's one-line total (real programs: N of M passed, F false "
+                    "alarms, C crashes, H hangs, R of E races found) to FILE")
     ap.add_argument("--suite-dir", default=str(SUITE_DIR),
                     help="the tagged programs (default tests/races; tests/real is the real-programs "
                     "corpus, built by make real-programs into BUILD/real)")
