@@ -31,6 +31,7 @@ typedef struct ScDrvRt {
     CUresult (*dtoh)(void *, CUdeviceptr, size_t);
     CUresult (*dtod)(CUdeviceptr, CUdeviceptr, size_t);
     CUresult (*ctx_get_current)(CUcontext *);
+    CUresult (*mem_range)(CUdeviceptr *, size_t *, CUdeviceptr);
 } ScDrvRt;
 
 static bool rt_driver(ScDrvRt *d)
@@ -43,16 +44,28 @@ static bool rt_driver(ScDrvRt *d)
     *(void **)&d->dtoh = sc_driver_sym("cuMemcpyDtoH_v2");
     *(void **)&d->dtod = sc_driver_sym("cuMemcpyDtoD_v2");
     *(void **)&d->ctx_get_current = sc_driver_sym("cuCtxGetCurrent");
+    *(void **)&d->mem_range = sc_driver_sym("cuMemGetAddressRange_v2");
     return d->mem_alloc && d->mem_free && d->mem_get_info && d->memset_d8 && d->htod &&
-           d->dtoh && d->dtod && d->ctx_get_current;
+           d->dtoh && d->dtod && d->ctx_get_current && d->mem_range;
+}
+
+/* The first driver error since launch preparation began (sc_rt_launch_begin names it
+ * when the preparation fails); used under sc_ctx.lock. */
+static CUresult rt_first_error;
+
+static bool cu_ok(CUresult r)
+{
+    if (r != CUDA_SUCCESS && rt_first_error == CUDA_SUCCESS)
+        rt_first_error = r;
+    return r == CUDA_SUCCESS;
 }
 
 /* Zeroed device memory, counted as scord's. */
 static bool dev_zalloc(const ScDrvRt *d, size_t bytes, CUdeviceptr *out)
 {
-    if (d->mem_alloc(out, bytes) != CUDA_SUCCESS)
+    if (!cu_ok(d->mem_alloc(out, bytes)))
         return false;
-    if (d->memset_d8(*out, 0, bytes) != CUDA_SUCCESS)
+    if (!cu_ok(d->memset_d8(*out, 0, bytes)))
         return false;
     sc_ctx.rt.shadow_bytes += bytes;
     return true;
@@ -65,7 +78,7 @@ static bool fill_const_rows(const ScDrvRt *d, CUdeviceptr *out)
 {
     static uint16_t rows[SC_DEV_CONST_ROWS][32];
     sc_dev_fill_const_rows(rows);
-    return dev_zalloc(d, sizeof rows, out) && d->htod(*out, rows, sizeof rows) == CUDA_SUCCESS;
+    return dev_zalloc(d, sizeof rows, out) && cu_ok(d->htod(*out, rows, sizeof rows));
 }
 
 static bool rt_setup(const ScDrvRt *d)
@@ -74,7 +87,7 @@ static bool rt_setup(const ScDrvRt *d)
     if (rt->ready || rt->failed)
         return rt->ready;
     CUcontext ctx = NULL;
-    if (d->ctx_get_current(&ctx) != CUDA_SUCCESS || !ctx)
+    if (!cu_ok(d->ctx_get_current(&ctx)) || !ctx)
         return false;
     int sms = sc_current_device_sm_count();
     /* %smid may exceed the number of SMs (ids need not be contiguous). */
@@ -123,7 +136,7 @@ void sc_rt_configure(const ScOptions *o)
 static void device_memory(const ScDrvRt *d, uint64_t *free_bytes, uint64_t *total)
 {
     size_t f = 0, t = 0;
-    bool known = d->mem_get_info(&f, &t) == CUDA_SUCCESS && t > 0;
+    bool known = cu_ok(d->mem_get_info(&f, &t)) && t > 0;
     *free_bytes = known ? f : UINT64_MAX;
     *total = known ? t : 0;
 }
@@ -177,7 +190,7 @@ bool sc_rt_track_alloc(uint64_t base, uint64_t size)
                 return false;
             }
             uint64_t entry = rt->table_dev[di];
-            if (d.htod(rt->dir + di * sizeof(uint64_t), &entry, sizeof entry) != CUDA_SUCCESS)
+            if (!cu_ok(d.htod(rt->dir + di * sizeof(uint64_t), &entry, sizeof entry)))
                 return false;
         }
         /* Fill this table's part of the range, then copy that part once. */
@@ -192,8 +205,8 @@ bool sc_rt_track_alloc(uint64_t base, uint64_t size)
             if (full)
                 shadow += CHUNK_SHADOW_BYTES;
         }
-        if (d.htod(rt->table_dev[di] + lo * sizeof(uint64_t), table + lo,
-                   (hi - lo) * sizeof(uint64_t)) != CUDA_SUCCESS)
+        if (!cu_ok(d.htod(rt->table_dev[di] + lo * sizeof(uint64_t), table + lo,
+                   (hi - lo) * sizeof(uint64_t))))
             return false;
     }
     return true;
@@ -282,7 +295,7 @@ static bool read_chunk_tables(const ScDrvRt *d)
     ScRuntime *rt = &sc_ctx.rt;
     for (size_t di = 0; di < DIR_ENTRIES; di++)
         if (rt->tables[di] &&
-            d->dtoh(rt->tables[di], rt->table_dev[di], TABLE_ENTRIES * sizeof(uint64_t)) != CUDA_SUCCESS)
+            !cu_ok(d->dtoh(rt->tables[di], rt->table_dev[di], TABLE_ENTRIES * sizeof(uint64_t))))
             return false;
     return true;
 }
@@ -290,11 +303,15 @@ static bool read_chunk_tables(const ScDrvRt *d)
 /* Clears the shadow of every chunk the last launch used, so that kernel boundaries
  * order everything: those read_chunk_tables found marked. The chunks of one allocation
  * have consecutive shadow, so a run of them is one memset: one per chunk cost
- * `reduce_block`'s 1,024 chunks about 1,024 memset calls per launch. */
+ * `reduce_block`'s 1,024 chunks about 1,024 memset calls per launch. A run ends where
+ * its shadow allocation does: the shadow of two tracked allocations may lie back to
+ * back, and a memset across the boundary fails (CUDA_ERROR_INVALID_VALUE; seen as a
+ * launch late in a Thrust program that could not be prepared, after which nothing
+ * more was checked). */
 static bool clear_dirty_chunks(const ScDrvRt *d)
 {
     ScRuntime *rt = &sc_ctx.rt;
-    CUdeviceptr run = 0;
+    CUdeviceptr run = 0, run_limit = 0;
     size_t run_bytes = 0;
     for (size_t di = 0; di < DIR_ENTRIES; di++) {
         uint64_t *table = rt->tables[di];
@@ -306,20 +323,23 @@ static bool clear_dirty_chunks(const ScDrvRt *d)
                 continue;
             table[t] &= ~SC_SHADOW_DIRTY;
             changed = true;
-            if (run_bytes && table[t] == run + run_bytes) {
+            if (run_bytes && table[t] == run + run_bytes && table[t] < run_limit) {
                 run_bytes += CHUNK_SHADOW_BYTES;
                 continue;
             }
-            if (run_bytes && d->memset_d8(run, 0, run_bytes) != CUDA_SUCCESS)
+            if (run_bytes && !cu_ok(d->memset_d8(run, 0, run_bytes)))
                 return false;
             run = table[t];
             run_bytes = CHUNK_SHADOW_BYTES;
+            CUdeviceptr base = 0;
+            size_t size = 0;
+            run_limit = cu_ok(d->mem_range(&base, &size, run)) ? base + size : run + run_bytes;
         }
         if (changed &&
-            d->htod(rt->table_dev[di], table, TABLE_ENTRIES * sizeof *table) != CUDA_SUCCESS)
+            !cu_ok(d->htod(rt->table_dev[di], table, TABLE_ENTRIES * sizeof *table)))
             return false;
     }
-    return !run_bytes || d->memset_d8(run, 0, run_bytes) == CUDA_SUCCESS;
+    return !run_bytes || cu_ok(d->memset_d8(run, 0, run_bytes));
 }
 
 static unsigned long long mib(uint64_t bytes)
@@ -381,15 +401,15 @@ static bool keep_prior(const ScDrvRt *d)
                 if (!used_own_shadow(table[t]))
                     continue;
                 CUdeviceptr copy = rt->prior_shadow + k++ * CHUNK_SHADOW_BYTES;
-                ok = d->dtod(copy, table[t] & ~SC_SHADOW_FLAGS, CHUNK_SHADOW_BYTES) == CUDA_SUCCESS;
+                ok = cu_ok(d->dtod(copy, table[t] & ~SC_SHADOW_FLAGS, CHUNK_SHADOW_BYTES));
                 tab[t] = copy;
                 rt->prior_dir_host[di] = rt->prior_tables + j * table_bytes;
             }
             j += rt->prior_dir_host[di] != 0;
         }
-        ok = ok && (!dirs || d->htod(rt->prior_tables, tabs, dirs * table_bytes) == CUDA_SUCCESS) &&
-             d->htod(rt->prior_dir, rt->prior_dir_host, DIR_ENTRIES * sizeof(uint64_t)) == CUDA_SUCCESS &&
-             (!split_bytes || d->dtod(rt->prior_split, rt->split_pool, split_bytes) == CUDA_SUCCESS);
+        ok = ok && (!dirs || cu_ok(d->htod(rt->prior_tables, tabs, dirs * table_bytes))) &&
+             cu_ok(d->htod(rt->prior_dir, rt->prior_dir_host, DIR_ENTRIES * sizeof(uint64_t))) &&
+             (!split_bytes || cu_ok(d->dtod(rt->prior_split, rt->split_pool, split_bytes)));
     }
     free(tabs);
     if (!ok && !rt->prior_warned) {
@@ -425,7 +445,7 @@ static bool prepare_cache(const ScDrvRt *d)
     if (got) {
         /* Nothing runs on the old cache now: checked launches run one at a time and
          * are waited for. A new cache starts empty, its epochs anew. */
-        if (rt->cache && d->mem_free(rt->cache) == CUDA_SUCCESS)
+        if (rt->cache && cu_ok(d->mem_free(rt->cache)))
             rt->shadow_bytes -= sc_shadow_cache_bytes(rt->cache_bits);
         rt->cache = fresh;
         rt->cache_bits = bits;
@@ -449,7 +469,7 @@ static bool prepare_cache(const ScDrvRt *d)
     if (rt->cache_epoch == SC_SHADOW_CACHE_EPOCHS) {
         /* The tags' epochs would repeat: an entry of a launch this many launches ago
          * must not read as this launch's. */
-        if (d->memset_d8(rt->cache, 0, sc_shadow_cache_bytes(rt->cache_bits)) != CUDA_SUCCESS)
+        if (!cu_ok(d->memset_d8(rt->cache, 0, sc_shadow_cache_bytes(rt->cache_bits))))
             return false;
         rt->cache_epoch = 0;
     }
@@ -468,8 +488,7 @@ static bool send_tensor_maps(const ScDrvRt *d)
         !dev_zalloc(d, SC_DEV_TENSOR_MAPS * sizeof(ScDevTensorMap), &rt->tensor_maps_dev))
         return true;
     rt->tensor_maps.changed = false;
-    return d->htod(rt->tensor_maps_dev, rt->tensor_maps.v, rt->tensor_maps.n * sizeof(ScDevTensorMap)) ==
-           CUDA_SUCCESS;
+    return cu_ok(d->htod(rt->tensor_maps_dev, rt->tensor_maps.v, rt->tensor_maps.n * sizeof(ScDevTensorMap)));
 }
 
 /* Gives the split pool the groups sc_split_groups wants for a launch of a kernel with
@@ -502,7 +521,7 @@ static bool size_split_pool(const ScDrvRt *d, bool subword)
         rt->split_warned = true;
         return true;
     }
-    if (rt->split_pool && d->mem_free(rt->split_pool) == CUDA_SUCCESS)
+    if (rt->split_pool && cu_ok(d->mem_free(rt->split_pool)))
         rt->shadow_bytes -= (uint64_t)rt->split_cap * SC_SPLIT_GROUP_BYTES;
     rt->split_pool = pool;
     rt->split_cap = (uint32_t)want;
@@ -528,7 +547,7 @@ static uint32_t size_slot_split(const ScDrvRt *d, uint32_t own_words, size_t slo
     CUdeviceptr area = 0;
     if (!dev_zalloc(d, bytes, &area))
         return rt->slot_split_bytes / (slots * (size_t)SC_SPLIT_GROUP_BYTES);
-    if (rt->slot_split && d->mem_free(rt->slot_split) == CUDA_SUCCESS)
+    if (rt->slot_split && cu_ok(d->mem_free(rt->slot_split)))
         rt->shadow_bytes -= rt->slot_split_bytes;
     rt->slot_split = area;
     rt->slot_split_bytes = bytes;
@@ -622,6 +641,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     pthread_mutex_lock(&sc_ctx.lock);
     ScRuntime *rt = &sc_ctx.rt;
     const char *step = "setting up";
+    rt_first_error = CUDA_SUCCESS;
     bool ok = rt_setup(&d);
     uint32_t threads = block[0] * block[1] * block[2];
     int per_sm = 0, static_shared = 0;
@@ -661,9 +681,10 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         uint32_t own_words = (uint32_t)(((size_t)static_shared + shmem + 3) / 4);
         slot_split_cap = size_slot_split(&d, own_words, slots);
     }
-    if (ok)
-        step = "resetting the shadow";
-    ok = ok && read_chunk_tables(&d);
+    if (ok) {
+        step = "reading the chunk tables back";
+        ok = read_chunk_tables(&d);
+    }
     /* A dependent launch keeps the shadow of the grid it depends on before the reset. */
     bool dependent = ok && programmatic && rt->last_checked && rt->last_stream == stream &&
                      keep_prior(&d);
@@ -674,13 +695,30 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         memcpy(chk->prior_block, rt->last_block, sizeof chk->prior_block);
     }
     rt->last_checked = false;
-    /* After keep_prior, which copies the pool as the grid before left it. */
-    ok = ok && size_split_pool(&d, code.subword_global);
-    ok = ok && send_tensor_maps(&d) && clear_dirty_chunks(&d) && prepare_cache(&d) &&
-         d.memset_d8(rt->bitmap, 0, rt->sm_ids * sizeof(uint64_t)) == CUDA_SUCCESS &&
-         d.memset_d8(rt->records, 0, rt->records_cap * sizeof(ScDevRecord)) == CUDA_SUCCESS &&
-         d.memset_d8(rt->sync_table, 0, SYNC_TABLE_BYTES) == CUDA_SUCCESS &&
-         d.htod(var, &rt->launch, sizeof(uint64_t)) == CUDA_SUCCESS;
+    if (ok) {
+        /* After keep_prior, which copies the pool as the grid before left it. */
+        step = "sizing the split pool";
+        ok = size_split_pool(&d, code.subword_global);
+    }
+    if (ok) {
+        step = "sending the tensor maps";
+        ok = send_tensor_maps(&d);
+    }
+    if (ok) {
+        step = "clearing the shadow the last launch used";
+        ok = clear_dirty_chunks(&d);
+    }
+    if (ok) {
+        step = "preparing the metadata cache";
+        ok = prepare_cache(&d);
+    }
+    if (ok) {
+        step = "clearing the slot map, the race records and the sync table";
+        ok = cu_ok(d.memset_d8(rt->bitmap, 0, rt->sm_ids * sizeof(uint64_t))) &&
+             cu_ok(d.memset_d8(rt->records, 0, rt->records_cap * sizeof(ScDevRecord))) &&
+             cu_ok(d.memset_d8(rt->sync_table, 0, SYNC_TABLE_BYTES)) &&
+             cu_ok(d.htod(var, &rt->launch, sizeof(uint64_t)));
+    }
     ScDevLaunch desc = {
         .launch_tag = ++rt->launch_tag,
         .enabled = rt->cut != SC_DEV_CUT_HOOKS,
@@ -714,25 +752,31 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         .tensor_maps = rt->tensor_maps_dev,
         .n_tensor_maps = rt->tensor_maps_dev ? rt->tensor_maps.n : 0,
     };
-    ok = ok && d.htod(rt->launch, &desc, sizeof desc) == CUDA_SUCCESS;
+    if (ok) {
+        step = "sending the launch descriptor";
+        ok = cu_ok(d.htod(rt->launch, &desc, sizeof desc));
+    }
+    if (why == CUDA_SUCCESS)
+        why = rt_first_error;
     pthread_mutex_unlock(&sc_ctx.lock);
+    const char *name = NULL;
+    if (dl.func_get_name(&name, f) == CUDA_SUCCESS && name)
+        snprintf(chk->kernel, sizeof chk->kernel, "%s", name);
     if (!ok) {
         pthread_mutex_unlock(&sc_ctx.launch_lock);
         if (!rt->failed) {
             rt->failed = true;
-            sc_log("scord: cannot prepare the device runtime for a launch of %s: %s failed "
-                   "(%s); launches are no longer checked\n",
-                   chk->kernel[0] ? chk->kernel : "a kernel", step, sc_cu_error(why));
+            sc_log("scord: cannot prepare the device runtime for a launch of %s: %s failed (%s); "
+                   "launches are no longer checked\n",
+                   chk->kernel[0] ? chk->kernel : "a kernel", step,
+                   why != CUDA_SUCCESS ? sc_cu_error(why) : "no driver error: scord's own limits");
         }
         return false;
     }
-    const char *name = NULL;
     chk->active = true;
     chk->function = f;
     memcpy(chk->grid, grid, sizeof chk->grid);
     memcpy(chk->block, block, sizeof chk->block);
-    if (dl.func_get_name(&name, f) == CUDA_SUCCESS && name)
-        snprintf(chk->kernel, sizeof chk->kernel, "%s", name);
     return true;
 }
 
@@ -766,8 +810,8 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
     ScDevRecord *dev = malloc(rt->records_cap * sizeof *dev);
     ScRaceRecord *recs = malloc(rt->records_cap * sizeof *recs);
     size_t n = 0, withheld = 0;
-    if (dev && recs && d.dtoh(&desc, rt->launch, sizeof desc) == CUDA_SUCCESS &&
-        d.dtoh(dev, rt->records, rt->records_cap * sizeof *dev) == CUDA_SUCCESS) {
+    if (dev && recs && cu_ok(d.dtoh(&desc, rt->launch, sizeof desc)) &&
+        cu_ok(d.dtoh(dev, rt->records, rt->records_cap * sizeof *dev))) {
         pthread_mutex_lock(&sc_ctx.lock); /* site_infos */
         ScRecordLaunch rl = {
             .dependent = chk->dependent,
