@@ -153,6 +153,14 @@ static bool full_shadow(const ScDrvRt *d, uint64_t bytes, CUdeviceptr *out)
            dev_zalloc(d, bytes, out);
 }
 
+/* Entries [lo, hi) of chunk table di, host to device. */
+static bool copy_entries(const ScDrvRt *d, size_t di, size_t lo, size_t hi)
+{
+    ScRuntime *rt = &sc_ctx.rt;
+    size_t at = lo * sizeof(uint64_t);
+    return hi == lo || cu_ok(d->htod(rt->table_dev[di] + at, rt->tables[di] + lo, (hi - lo) * sizeof(uint64_t)));
+}
+
 bool sc_rt_track_alloc(uint64_t base, uint64_t size)
 {
     ScRuntime *rt = &sc_ctx.rt;
@@ -193,20 +201,28 @@ bool sc_rt_track_alloc(uint64_t base, uint64_t size)
             if (!cu_ok(d.htod(rt->dir + di * sizeof(uint64_t), &entry, sizeof entry)))
                 return false;
         }
-        /* Fill this table's part of the range, then copy that part once. */
+        /* Fill this table's part of the range, copying each run of new entries once.
+         * Only new ones: the host's copy of an entry that has shadow already may lack
+         * the used mark the device set in the last launch (read back only when the
+         * next launch begins), and writing it back would keep that launch's shadow
+         * from being cleared (a Thrust program's select kernel met the writes of the
+         * fill kernel before it, in a chunk a temporary allocation shared). */
         uint64_t *table = rt->tables[di];
-        size_t lo = (size_t)(c & (TABLE_ENTRIES - 1)), hi = lo;
-        for (; c <= last && (size_t)(c >> SC_SHADOW_CHUNK_BITS) == di; c++, hi++) {
-            if (table[hi])
+        size_t lo = (size_t)(c & (TABLE_ENTRIES - 1)), run = lo;
+        for (; c <= last && (size_t)(c >> SC_SHADOW_CHUNK_BITS) == di; c++, lo++) {
+            if (table[lo]) {
+                if (!copy_entries(&d, di, run, lo))
+                    return false;
+                run = lo + 1;
                 continue;
+            }
             /* A cached chunk comes marked used: the device never marks it, the host
              * never clears it (the cache's epochs do). */
-            table[hi] = full ? shadow : SC_SHADOW_CACHED | SC_SHADOW_DIRTY;
+            table[lo] = full ? shadow : SC_SHADOW_CACHED | SC_SHADOW_DIRTY;
             if (full)
                 shadow += CHUNK_SHADOW_BYTES;
         }
-        if (!cu_ok(d.htod(rt->table_dev[di] + lo * sizeof(uint64_t), table + lo,
-                   (hi - lo) * sizeof(uint64_t))))
+        if (!copy_entries(&d, di, run, lo))
             return false;
     }
     return true;
