@@ -134,6 +134,13 @@ bool sc_driver_load(void);
 void *sc_driver_real(const char *symbol);
 /* Any other symbol of the real driver (NULL if it lacks it). */
 void *sc_driver_sym(const char *symbol);
+/* The next object's definition of a symbol after libscord.so (dlsym RTLD_NEXT). */
+void *sc_next_symbol(const char *name);
+/* NVRTC programs compiled to machine code (intercept_nvrtc.c): scord's wrapper for an
+ * NVRTC entry point a dlsym found at `found` (NULL: none for that name), and the PTX
+ * twin of a cubin one of them produced (malloc'd; NULL: none). */
+void *sc_nvrtc_wrapper(const char *name, void *found);
+char *sc_nvrtc_twin_for(const void *image, size_t avail);
 
 /* Adds device memory to the allocation table and, when detecting, gives it shadow
  * (intercept_launch.c). */

@@ -203,6 +203,11 @@ CUresult on_cuInit(ScReal_cuInit real, unsigned int flags)
     return r;
 }
 
+void *sc_next_symbol(const char *name)
+{
+    return real_dlsym()(RTLD_NEXT, name);
+}
+
 /* The interposer itself. Only lookups of symbols scord wraps are answered with
  * a wrapper, and only when the real lookup finds the symbol, so a handle that
  * lacks it still gets NULL. Everything else ends in a tail call, which keeps
@@ -211,6 +216,13 @@ SC_EXPORT void *dlsym(void *handle, const char *name)
 {
     ScDlsym real = real_dlsym();
     const ScHook *h = hook_by_symbol(name);
+    /* NVRTC, for programs that open it themselves (intercept_nvrtc.c). Not for RTLD_NEXT,
+     * whose answer depends on the caller: it stays a tail call below. */
+    if (!h && handle != RTLD_NEXT && strncmp(name, "nvrtc", 5) == 0) {
+        void *found = real(handle, name);
+        void *wrapper = found ? sc_nvrtc_wrapper(name, found) : NULL;
+        return wrapper ? wrapper : found;
+    }
     if (!h)
         return real(handle, name);
     void *p = real(handle, name);

@@ -66,6 +66,14 @@ static ScModuleRec *new_module(const char *origin, const void *image, size_t ava
     m->origin = origin;
     int sm = sc_current_device_sm();
     sc_plan_image(image, avail, sm > 0 ? (unsigned)sm : 75, &m->plan);
+    char *twin = m->plan.verdict == SC_PLAN_UNCHECKED ? sc_nvrtc_twin_for(image, avail) : NULL;
+    if (twin) {
+        /* A cubin NVRTC made while scord watched: the PTX of the same program. */
+        m->plan.verdict = SC_PLAN_PTX;
+        m->plan.ptx = twin;
+        m->plan.ptx_len = strlen(twin);
+        snprintf(m->plan.chosen, sizeof m->plan.chosen, "the PTX of the NVRTC program that made it");
+    }
     return m;
 }
 

@@ -256,3 +256,52 @@ const char *sc_plan_verdict_name(ScPlanVerdict v)
     }
     return "?";
 }
+
+/* The architecture an NVRTC option names ("-arch=sm_90", "--gpu-architecture sm_90" in
+ * two entries), or NULL; *value_at: the entry that holds it. */
+static const char *nvrtc_arch(const char *const *opts, int n, int i, int *value_at)
+{
+    static const char *const names[] = {"-arch", "--gpu-architecture"};
+    for (size_t k = 0; k < SC_ARRAY_LEN(names); k++) {
+        size_t len = strlen(names[k]);
+        if (strncmp(opts[i], names[k], len) != 0)
+            continue;
+        if (opts[i][len] == '=') {
+            *value_at = i;
+            return opts[i] + len + 1;
+        }
+        if (opts[i][len] == '\0' && i + 1 < n) {
+            *value_at = i + 1;
+            return opts[i + 1];
+        }
+    }
+    return NULL;
+}
+
+bool sc_plan_nvrtc_twin_options(const char *const *opts, int n, const char **out, char *buf, size_t cap)
+{
+    int at = -1;
+    const char *arch = NULL;
+    for (int i = 0; i < n; i++) {
+        if (!opts[i])
+            return false;
+        if (strcmp(opts[i], "-dlto") == 0 || strcmp(opts[i], "--dlink-time-opt") == 0)
+            return false;
+        int value_at;
+        const char *a = nvrtc_arch(opts, n, i, &value_at);
+        if (a) {
+            arch = a;
+            at = value_at;
+        }
+        out[i] = opts[i];
+    }
+    if (!arch || strncmp(arch, "sm_", 3) != 0)
+        return false;
+    /* The entry keeps its form: only the architecture's name changes. */
+    size_t prefix = (size_t)(arch - opts[at]);
+    int len = snprintf(buf, cap, "%.*scompute_%s", (int)prefix, opts[at], arch + 3);
+    if (len < 0 || (size_t)len >= cap)
+        return false;
+    out[at] = buf;
+    return true;
+}

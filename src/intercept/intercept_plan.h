@@ -45,4 +45,11 @@ void sc_plan_free(ScLoadPlan *plan);
 void sc_plan_rebuild_hint(const ScLoadPlan *plan, char *buf, size_t n);
 const char *sc_plan_verdict_name(ScPlanVerdict v);
 
+/* The options that compile an NVRTC program to PTX when `opts` compile it to machine
+ * code: the same, with the real architecture (sm_90, sm_90a, sm_100f...) replaced by its
+ * virtual one (compute_90...). out[] gets the n pointers, the replaced one pointing into
+ * buf. False when the options name no real architecture (NVRTC then made PTX, which
+ * scord reads itself), ask for LTO IR, or do not fit. */
+bool sc_plan_nvrtc_twin_options(const char *const *opts, int n, const char **out, char *buf, size_t cap);
+
 #endif

@@ -15,8 +15,8 @@ RS_NVCCFLAGS := -O2 -lineinfo -std=c++17 -I$(RS_SRC) -Werror all-warnings \
 
 # Programs that compile kernels at run time (NVRTC) and load them through the driver
 # API. The stub libcuda is for linking only; at run time libcuda.so.1 is the driver's.
-RS_JIT_PROGS := $(filter %_nvrtc_jit_race %_nvrtc_jit_norace %_many_modules_race \
-                  %_many_modules_norace,$(RS_PROGS))
+RS_JIT_PROGS := $(filter %_nvrtc_jit_race %_nvrtc_jit_norace %_nvrtc_cubin_race %_nvrtc_cubin_norace \
+                  %_many_modules_race %_many_modules_norace,$(RS_PROGS))
 $(foreach p,$(RS_JIT_PROGS),$(eval RS_LIBS_$(p) := -L$(RS_LIB)/stubs -lcuda -L$(RS_LIB) -lnvrtc \
                                                   -Xlinker -rpath,$(RS_LIB)))
 # Relocatable device code, linked when the fat binary is loaded.

@@ -139,6 +139,41 @@ static inline CUmodule rs_jit_module(const char *src, int line, const char *file
     RS_CU(cuModuleLoadData(&mod, ptx.c_str()));
     return mod;
 }
+
+// Compiles CUDA C source with NVRTC to machine code (a cubin) for the current device, as
+// CuPy's RawKernel does, and loads it; *kernel gets the lowered name of name_expr (a
+// template instance the source defines). Line info and the #line directive as in
+// rs_jit_module.
+static inline CUmodule rs_jit_cubin_module(const char *src, int line, const char *file, const char *name_expr,
+                                           std::string *kernel)
+{
+    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+    std::string text = "#line " + std::to_string(line) + " \"" + base + "\"\n" + src;
+    int dev = 0, major = 0, minor = 0;
+    RS_CHECK(cudaGetDevice(&dev));
+    RS_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    RS_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+    std::string arch = "--gpu-architecture=sm_" + std::to_string(major * 10 + minor);
+    nvrtcProgram prog;
+    if (nvrtcCreateProgram(&prog, text.c_str(), base, 0, nullptr, nullptr) != NVRTC_SUCCESS ||
+        nvrtcAddNameExpression(prog, name_expr) != NVRTC_SUCCESS)
+        rs_die("nvrtcCreateProgram failed for %s", base);
+    const char *opts[] = {arch.c_str(), "-lineinfo"};
+    nvrtcResult r = nvrtcCompileProgram(prog, 2, opts);
+    if (r != NVRTC_SUCCESS)
+        rs_die("NVRTC could not compile the kernel of %s for %s: %s", base, arch.c_str(), nvrtcGetErrorString(r));
+    const char *lowered = nullptr;
+    size_t n = 0;
+    if (nvrtcGetLoweredName(prog, name_expr, &lowered) != NVRTC_SUCCESS || nvrtcGetCUBINSize(prog, &n) != NVRTC_SUCCESS)
+        rs_die("NVRTC gave no cubin for %s", base);
+    *kernel = lowered;
+    std::string cubin(n, '\0');
+    nvrtcGetCUBIN(prog, &cubin[0]);
+    nvrtcDestroyProgram(&prog);
+    CUmodule mod;
+    RS_CU(cuModuleLoadData(&mod, cubin.data()));
+    return mod;
+}
 #endif
 
 #endif
