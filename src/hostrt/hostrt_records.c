@@ -42,6 +42,10 @@ static void side_from_dev(uint32_t site, uint32_t info, uint32_t block, uint32_t
                 : kind == SC_ABI_KIND_WRITE ? SC_RACE_KIND_WRITE
                                             : SC_RACE_KIND_ATOMIC;
     out->sem = sem < sizeof sems ? sems[sem] : SC_RACE_SEM_WEAK;
+    /* An atomic is never weak: one whose semantics the record does not give (an access
+     * the shadow summarized) has the ISA's default for atom and red. */
+    if (out->kind == SC_RACE_KIND_ATOMIC && out->sem == SC_RACE_SEM_WEAK)
+        out->sem = SC_RACE_SEM_RELAXED;
     unsigned scope = SC_ABI_INFO_SCOPE(info);
     out->scope = scope <= SC_ABI_SCOPE_SYS ? (uint8_t)scope : SC_RACE_SCOPE_NONE;
 }

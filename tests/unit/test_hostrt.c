@@ -149,6 +149,14 @@ TEST(decode_golden)
         decode_case(&out, "... which never triggers its dependents: grid_completion", &dep, dev, 1);
     }
     {
+        /* The shadow summarized the atomics of other blocks: no site, no semantics. */
+        ScDevRecord dev[1] = {rec(SC_CAUSE_ATOMIC_VS_PLAIN, 2, INFO(4, READ, WEAK, NONE, GLOBAL), 0,
+                                  SC_ABI_INFO(0, SC_ABI_KIND_RMW, 0, 0, SC_ABI_SPACE_GLOBAL))};
+        dev[0].prev_site = SC_DEV_SITE_NONE;
+        dev[0].prev_thread |= SC_DEV_WHO_ANY << SC_DEV_WHO_SHIFT;
+        decode_case(&out, "a summarized atomic is relaxed, the ISA's default, never weak", &l, dev, 1);
+    }
+    {
         ScDevRecord dev[1] = {rec(SC_CAUSE_BARRIER_DIVERGENCE, 1, SC_DEV_INFO_BARRIER, 0, SC_DEV_INFO_ABSENT)};
         dev[0].prev_site = SC_DEV_SITE_NONE;
         decode_case(&out, "barrier_divergence: a thread at a barrier, one that exited", &l, dev, 1);
