@@ -67,6 +67,14 @@ static ScModuleRec *new_module(const char *origin, const void *image, size_t ava
     int sm = sc_current_device_sm();
     sc_plan_image(image, avail, sm > 0 ? (unsigned)sm : 75, &m->plan);
     char *twin = m->plan.verdict == SC_PLAN_UNCHECKED ? sc_nvrtc_twin_for(image, avail) : NULL;
+    const char *missing = NULL;
+    if (twin && !sc_plan_ptx_defines(twin, &m->plan.kernels, &missing)) {
+        /* Loaded instead, it would leave a kernel of the program undefined. */
+        snprintf(m->plan.reason, sizeof m->plan.reason,
+                 "NVRTC made it, and the PTX of the same program lacks its kernel %s", missing);
+        free(twin);
+        twin = NULL;
+    }
     if (twin) {
         /* A cubin NVRTC made while scord watched: the PTX of the same program. */
         m->plan.verdict = SC_PLAN_PTX;

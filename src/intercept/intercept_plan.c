@@ -305,3 +305,23 @@ bool sc_plan_nvrtc_twin_options(const char *const *opts, int n, const char **out
     out[at] = buf;
     return true;
 }
+
+bool sc_plan_ptx_defines(const char *ptx, const ScKernelNames *k, const char **missing)
+{
+    for (size_t i = 0; i < k->n; i++) {
+        size_t len = strlen(k->names[i]);
+        bool found = false;
+        for (const char *at = strstr(ptx, ".entry "); at && !found; at = strstr(at + 1, ".entry ")) {
+            const char *name = at + strlen(".entry ");
+            while (*name == ' ' || *name == '\t')
+                name++;
+            found = strncmp(name, k->names[i], len) == 0 &&
+                    (name[len] == '(' || name[len] == ' ' || name[len] == '\t' || name[len] == '\n');
+        }
+        if (!found) {
+            *missing = k->names[i];
+            return false;
+        }
+    }
+    return true;
+}

@@ -51,5 +51,8 @@ const char *sc_plan_verdict_name(ScPlanVerdict v);
  * buf. False when the options name no real architecture (NVRTC then made PTX, which
  * scord reads itself), ask for LTO IR, or do not fit. */
 bool sc_plan_nvrtc_twin_options(const char *const *opts, int n, const char **out, char *buf, size_t cap);
+/* Whether PTX text defines every kernel of `k` (a `.entry` of that name); else *missing
+ * names the first it lacks. */
+bool sc_plan_ptx_defines(const char *ptx, const ScKernelNames *k, const char **missing);
 
 #endif

@@ -95,6 +95,49 @@ TEST(plan_unreadable_inputs)
     sc_plan_free(&p);
 }
 
+TEST(plan_nvrtc_twin_options)
+{
+    const char *out[4];
+    char buf[64];
+    const char *cubin[] = {"-lineinfo", "--gpu-architecture=sm_90a", "-DN=4"};
+    CHECK(sc_plan_nvrtc_twin_options(cubin, 3, out, buf, sizeof buf));
+    CHECK_STR("-lineinfo", out[0]);
+    CHECK_STR("--gpu-architecture=compute_90a", out[1]);
+    CHECK_STR("-DN=4", out[2]);
+    const char *split[] = {"-arch", "sm_100f"};
+    CHECK(sc_plan_nvrtc_twin_options(split, 2, out, buf, sizeof buf));
+    CHECK_STR("-arch", out[0]);
+    CHECK_STR("compute_100f", out[1]);
+    const char *short_form[] = {"-arch=sm_75"};
+    CHECK(sc_plan_nvrtc_twin_options(short_form, 1, out, buf, sizeof buf));
+    CHECK_STR("-arch=compute_75", out[0]);
+    /* PTX already, no architecture (NVRTC's default is virtual), LTO IR, no room. */
+    const char *ptx[] = {"-arch=compute_90"};
+    CHECK(!sc_plan_nvrtc_twin_options(ptx, 1, out, buf, sizeof buf));
+    const char *none[] = {"-lineinfo"};
+    CHECK(!sc_plan_nvrtc_twin_options(none, 1, out, buf, sizeof buf));
+    CHECK(!sc_plan_nvrtc_twin_options(NULL, 0, out, buf, sizeof buf));
+    const char *lto[] = {"-arch=sm_90", "-dlto"};
+    CHECK(!sc_plan_nvrtc_twin_options(lto, 2, out, buf, sizeof buf));
+    CHECK(!sc_plan_nvrtc_twin_options(short_form, 1, out, buf, 8));
+}
+
+TEST(plan_ptx_defines_the_kernels)
+{
+    char a[] = "_Z5scaleILi4EEvPi", b[] = "rotate";
+    char *names[] = {a, b};
+    ScKernelNames k = {names, 2};
+    const char *missing = NULL;
+    CHECK(sc_plan_ptx_defines(".visible .entry _Z5scaleILi4EEvPi(\n.param .u64 p)\n"
+                              ".visible .entry rotate(\n)\n",
+                              &k, &missing));
+    /* A name that only begins another's is not it. */
+    CHECK(!sc_plan_ptx_defines(".visible .entry _Z5scaleILi4EEvPi(\n)\n.entry rotated(\n)\n", &k, &missing));
+    CHECK_STR("rotate", missing);
+    ScKernelNames none = {NULL, 0};
+    CHECK(sc_plan_ptx_defines("", &none, &missing));
+}
+
 /* A 128 x 32 int matrix (row-major, 512-byte rows) in boxes of 32 x 32. */
 static ScDevTensorMap int_tiles(uint8_t tag, int data_type, int interleave, uint32_t element_stride)
 {
@@ -178,6 +221,8 @@ int main(void)
     RUN(plan_ptx_text_is_copied);
     RUN(plan_cubin_is_unchecked_with_hint);
     RUN(plan_unreadable_inputs);
+    RUN(plan_nvrtc_twin_options);
+    RUN(plan_ptx_defines_the_kernels);
     RUN(tensor_map_box_rows_inside_the_tensor);
     RUN(tensor_maps_keep_the_newest);
     return TEST_REPORT();
