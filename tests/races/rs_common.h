@@ -95,8 +95,10 @@ static inline void rs_done(void)
 
 #ifdef RS_JIT
 #include <cuda.h>
+#include <initializer_list>
 #include <nvrtc.h>
 #include <string>
+#include <vector>
 
 #define RS_CU(call) rs_cu_check((call), #call, __FILE__, __LINE__)
 
@@ -109,27 +111,40 @@ static inline void rs_cu_check(CUresult r, const char *what, const char *file, i
     }
 }
 
-// Compiles CUDA C source with NVRTC to PTX for compute_75, with line info, and loads it
-// as a module of the current (primary) context. The source starts with a #line directive
+// Compiles CUDA C source with NVRTC, with the options given and line info; name_expr, if
+// not null, is a name expression added first. The source starts with a #line directive
 // naming `line` of `file`, so that reports name the lines of the .cu file that holds the
-// source text. option is one more NVRTC option, or null.
-static inline CUmodule rs_jit_module(const char *src, int line, const char *file, const char *option)
+// source text.
+static inline nvrtcProgram rs_nvrtc_compile(const char *src, int line, const char *file,
+                                            std::initializer_list<const char *> options, const char *name_expr)
 {
     const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
     std::string text = "#line " + std::to_string(line) + " \"" + base + "\"\n" + src;
     nvrtcProgram prog;
-    if (nvrtcCreateProgram(&prog, text.c_str(), base, 0, nullptr, nullptr) != NVRTC_SUCCESS)
+    if (nvrtcCreateProgram(&prog, text.c_str(), base, 0, nullptr, nullptr) != NVRTC_SUCCESS ||
+        (name_expr && nvrtcAddNameExpression(prog, name_expr) != NVRTC_SUCCESS))
         rs_die("nvrtcCreateProgram failed for %s", base);
-    const char *opts[] = {"--gpu-architecture=compute_75", "-lineinfo", option};
-    nvrtcResult r = nvrtcCompileProgram(prog, option ? 3 : 2, opts);
+    std::vector<const char *> opts;
+    for (const char *o : options)
+        if (o)
+            opts.push_back(o);
+    opts.push_back("-lineinfo");
+    nvrtcResult r = nvrtcCompileProgram(prog, (int)opts.size(), opts.data());
     if (r != NVRTC_SUCCESS) {
         size_t n = 0;
         nvrtcGetProgramLogSize(prog, &n);
         std::string log(n, '\0');
         nvrtcGetProgramLog(prog, &log[0]);
-        rs_die("NVRTC could not compile the kernel of %s: %s\n%s", base, nvrtcGetErrorString(r),
-               log.c_str());
+        rs_die("NVRTC could not compile the kernel of %s: %s\n%s", base, nvrtcGetErrorString(r), log.c_str());
     }
+    return prog;
+}
+
+// Compiles CUDA C source with NVRTC to PTX for compute_75 and loads it as a module of the
+// current (primary) context. option is one more NVRTC option, or null.
+static inline CUmodule rs_jit_module(const char *src, int line, const char *file, const char *option)
+{
+    nvrtcProgram prog = rs_nvrtc_compile(src, line, file, {"--gpu-architecture=compute_75", option}, nullptr);
     size_t n = 0;
     nvrtcGetPTXSize(prog, &n);
     std::string ptx(n, '\0');
@@ -142,30 +157,20 @@ static inline CUmodule rs_jit_module(const char *src, int line, const char *file
 
 // Compiles CUDA C source with NVRTC to machine code (a cubin) for the current device, as
 // CuPy's RawKernel does, and loads it; *kernel gets the lowered name of name_expr (a
-// template instance the source defines). Line info and the #line directive as in
-// rs_jit_module.
+// template instance the source defines).
 static inline CUmodule rs_jit_cubin_module(const char *src, int line, const char *file, const char *name_expr,
                                            std::string *kernel)
 {
-    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-    std::string text = "#line " + std::to_string(line) + " \"" + base + "\"\n" + src;
     int dev = 0, major = 0, minor = 0;
     RS_CHECK(cudaGetDevice(&dev));
     RS_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
     RS_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
     std::string arch = "--gpu-architecture=sm_" + std::to_string(major * 10 + minor);
-    nvrtcProgram prog;
-    if (nvrtcCreateProgram(&prog, text.c_str(), base, 0, nullptr, nullptr) != NVRTC_SUCCESS ||
-        nvrtcAddNameExpression(prog, name_expr) != NVRTC_SUCCESS)
-        rs_die("nvrtcCreateProgram failed for %s", base);
-    const char *opts[] = {arch.c_str(), "-lineinfo"};
-    nvrtcResult r = nvrtcCompileProgram(prog, 2, opts);
-    if (r != NVRTC_SUCCESS)
-        rs_die("NVRTC could not compile the kernel of %s for %s: %s", base, arch.c_str(), nvrtcGetErrorString(r));
+    nvrtcProgram prog = rs_nvrtc_compile(src, line, file, {arch.c_str()}, name_expr);
     const char *lowered = nullptr;
     size_t n = 0;
     if (nvrtcGetLoweredName(prog, name_expr, &lowered) != NVRTC_SUCCESS || nvrtcGetCUBINSize(prog, &n) != NVRTC_SUCCESS)
-        rs_die("NVRTC gave no cubin for %s", base);
+        rs_die("NVRTC gave no cubin for %s", file);
     *kernel = lowered;
     std::string cubin(n, '\0');
     nvrtcGetCUBIN(prog, &cubin[0]);
