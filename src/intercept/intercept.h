@@ -134,8 +134,8 @@ bool sc_driver_load(void);
 void *sc_driver_real(const char *symbol);
 /* Any other symbol of the real driver (NULL if it lacks it). */
 void *sc_driver_sym(const char *symbol);
-/* The next object's definition of a symbol after libscord.so (dlsym RTLD_NEXT). */
-void *sc_next_symbol(const char *name);
+/* The C library's dlsym, not scord's (RTLD_NEXT: the next object after libscord.so). */
+void *sc_real_dlsym(void *handle, const char *name);
 /* NVRTC programs compiled to machine code (intercept_nvrtc.c): scord's wrapper for an
  * NVRTC entry point a dlsym found at `found` (NULL: none for that name), and the PTX
  * twin of a cubin one of them produced (malloc'd; NULL: none). */

@@ -203,9 +203,9 @@ CUresult on_cuInit(ScReal_cuInit real, unsigned int flags)
     return r;
 }
 
-void *sc_next_symbol(const char *name)
+void *sc_real_dlsym(void *handle, const char *name)
 {
-    return real_dlsym()(RTLD_NEXT, name);
+    return real_dlsym()(handle, name);
 }
 
 /* The interposer itself. Only lookups of symbols scord wraps are answered with

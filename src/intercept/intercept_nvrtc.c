@@ -23,21 +23,34 @@ typedef nvrtcResult (*GetCodeFn)(nvrtcProgram, char *);
 typedef nvrtcResult (*GetSizeFn)(nvrtcProgram, size_t *);
 typedef nvrtcResult (*DestroyFn)(nvrtcProgram *);
 
-/* NVRTC's own entry points: from the library a dlsym found them in, else the next
- * object after libscord.so that exports them. */
+/* NVRTC's own entry points, in two tables. `linked`: the next object after libscord.so
+ * that exports them (a program linked with -lnvrtc), for calls of the names libscord.so
+ * exports. `opened`: the library a program opened itself (CuPy, cuda-python), found from
+ * the first NVRTC symbol scord's dlsym looked up, for calls of the wrappers that dlsym
+ * hands out. A program that opens a second, different NVRTC library gets that one's
+ * symbols unwrapped: a program handle must never reach another library's functions. */
 enum { CREATE, ADD_NAME, COMPILE, GET_CUBIN, DESTROY, GET_CUBIN_SIZE, GET_PTX_SIZE, GET_PTX, N_REAL };
 static const char *const real_names[N_REAL] = {
     "nvrtcCreateProgram", "nvrtcAddNameExpression", "nvrtcCompileProgram", "nvrtcGetCUBIN",
     "nvrtcDestroyProgram", "nvrtcGetCUBINSize", "nvrtcGetPTXSize", "nvrtcGetPTX",
 };
-static void *real_fns[N_REAL];
 
-static void *real(int which)
+typedef struct NvrtcApi {
+    void *fn[N_REAL];
+    void *lib; /* opened: the library's handle (dlopen RTLD_NOLOAD); NULL: not known yet */
+} NvrtcApi;
+
+static NvrtcApi linked, opened;
+
+static void *real(NvrtcApi *api, int which)
 {
-    void *p = __atomic_load_n(&real_fns[which], __ATOMIC_ACQUIRE);
+    void *p = __atomic_load_n(&api->fn[which], __ATOMIC_ACQUIRE);
     if (!p) {
-        p = sc_next_symbol(real_names[which]);
-        __atomic_store_n(&real_fns[which], p, __ATOMIC_RELEASE);
+        void *lib = __atomic_load_n(&api->lib, __ATOMIC_ACQUIRE);
+        p = api == &linked ? sc_real_dlsym(RTLD_NEXT, real_names[which])
+            : lib            ? sc_real_dlsym(lib, real_names[which])
+                             : NULL;
+        __atomic_store_n(&api->fn[which], p, __ATOMIC_RELEASE);
     }
     return p;
 }
@@ -110,21 +123,21 @@ static NvrtcProgram *find_program(nvrtcProgram prog)
 
 /* The PTX of a program compiled again with `opts`, or NULL (the twin failed: the
  * cubin then runs unchecked, as before). */
-static char *twin_ptx(const NvrtcProgram *p, int n, const char *const *opts)
+static char *twin_ptx(NvrtcApi *api, const NvrtcProgram *p, int n, const char *const *opts)
 {
     nvrtcProgram twin;
-    if (((CreateFn)real(CREATE))(&twin, p->src, p->name, p->n_headers, (const char *const *)p->headers,
+    if (((CreateFn)real(api, CREATE))(&twin, p->src, p->name, p->n_headers, (const char *const *)p->headers,
                                  (const char *const *)p->include_names) != NVRTC_SUCCESS)
         return NULL;
     bool ok = true;
     for (int i = 0; ok && i < p->n_exprs; i++)
-        ok = ((AddNameFn)real(ADD_NAME))(twin, p->exprs[i]) == NVRTC_SUCCESS;
+        ok = ((AddNameFn)real(api, ADD_NAME))(twin, p->exprs[i]) == NVRTC_SUCCESS;
     size_t size = 0;
     char *ptx = NULL;
-    ok = ok && ((CompileFn)real(COMPILE))(twin, n, opts) == NVRTC_SUCCESS &&
-         ((GetSizeFn)real(GET_PTX_SIZE))(twin, &size) == NVRTC_SUCCESS && size > 0 && (ptx = malloc(size)) &&
-         ((GetCodeFn)real(GET_PTX))(twin, ptx) == NVRTC_SUCCESS;
-    ((DestroyFn)real(DESTROY))(&twin);
+    ok = ok && ((CompileFn)real(api, COMPILE))(twin, n, opts) == NVRTC_SUCCESS &&
+         ((GetSizeFn)real(api, GET_PTX_SIZE))(twin, &size) == NVRTC_SUCCESS && size > 0 && (ptx = malloc(size)) &&
+         ((GetCodeFn)real(api, GET_PTX))(twin, ptx) == NVRTC_SUCCESS;
+    ((DestroyFn)real(api, DESTROY))(&twin);
     if (!ok) {
         free(ptx);
         return NULL;
@@ -133,10 +146,10 @@ static char *twin_ptx(const NvrtcProgram *p, int n, const char *const *opts)
     return ptx;
 }
 
-SC_EXPORT nvrtcResult nvrtcCreateProgram(nvrtcProgram *prog, const char *src, const char *name, int n_headers,
-                                         const char *const *headers, const char *const *include_names)
+static nvrtcResult create_with(NvrtcApi *api, nvrtcProgram *prog, const char *src, const char *name, int n_headers,
+                               const char *const *headers, const char *const *include_names)
 {
-    CreateFn create = (CreateFn)real(CREATE);
+    CreateFn create = (CreateFn)real(api, CREATE);
     if (!create)
         return NVRTC_ERROR_INTERNAL_ERROR;
     nvrtcResult r = create(prog, src, name, n_headers, headers, include_names);
@@ -162,9 +175,9 @@ SC_EXPORT nvrtcResult nvrtcCreateProgram(nvrtcProgram *prog, const char *src, co
     return r;
 }
 
-SC_EXPORT nvrtcResult nvrtcAddNameExpression(nvrtcProgram prog, const char *const expr)
+static nvrtcResult add_name_with(NvrtcApi *api, nvrtcProgram prog, const char *const expr)
 {
-    AddNameFn add = (AddNameFn)real(ADD_NAME);
+    AddNameFn add = (AddNameFn)real(api, ADD_NAME);
     if (!add)
         return NVRTC_ERROR_INTERNAL_ERROR;
     nvrtcResult r = add(prog, expr);
@@ -182,9 +195,9 @@ SC_EXPORT nvrtcResult nvrtcAddNameExpression(nvrtcProgram prog, const char *cons
     return r;
 }
 
-SC_EXPORT nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int n, const char *const *opts)
+static nvrtcResult compile_with(NvrtcApi *api, nvrtcProgram prog, int n, const char *const *opts)
 {
-    CompileFn compile = (CompileFn)real(COMPILE);
+    CompileFn compile = (CompileFn)real(api, COMPILE);
     if (!compile)
         return NVRTC_ERROR_INTERNAL_ERROR;
     nvrtcResult r = compile(prog, n, opts);
@@ -200,7 +213,7 @@ SC_EXPORT nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int n, const char *
     NvrtcProgram copy = p ? *p : (NvrtcProgram){0};
     pthread_mutex_unlock(&nvrtc_lock);
     bool wanted = p && twin_opts && sc_plan_nvrtc_twin_options(opts, n, twin_opts, arch, sizeof arch);
-    char *ptx = wanted ? twin_ptx(&copy, n, twin_opts) : NULL;
+    char *ptx = wanted ? twin_ptx(api, &copy, n, twin_opts) : NULL;
     free(twin_opts);
     if (!wanted)
         return r;
@@ -219,10 +232,10 @@ SC_EXPORT nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int n, const char *
     return r;
 }
 
-SC_EXPORT nvrtcResult nvrtcGetCUBIN(nvrtcProgram prog, char *cubin)
+static nvrtcResult get_cubin_with(NvrtcApi *api, nvrtcProgram prog, char *cubin)
 {
-    GetCodeFn get = (GetCodeFn)real(GET_CUBIN);
-    GetSizeFn get_size = (GetSizeFn)real(GET_CUBIN_SIZE);
+    GetCodeFn get = (GetCodeFn)real(api, GET_CUBIN);
+    GetSizeFn get_size = (GetSizeFn)real(api, GET_CUBIN_SIZE);
     if (!get)
         return NVRTC_ERROR_INTERNAL_ERROR;
     nvrtcResult r = get(prog, cubin);
@@ -245,9 +258,9 @@ SC_EXPORT nvrtcResult nvrtcGetCUBIN(nvrtcProgram prog, char *cubin)
     return r;
 }
 
-SC_EXPORT nvrtcResult nvrtcDestroyProgram(nvrtcProgram *prog)
+static nvrtcResult destroy_with(NvrtcApi *api, nvrtcProgram *prog)
 {
-    DestroyFn destroy = (DestroyFn)real(DESTROY);
+    DestroyFn destroy = (DestroyFn)real(api, DESTROY);
     if (!destroy)
         return NVRTC_ERROR_INTERNAL_ERROR;
     nvrtcProgram handle = prog ? *prog : NULL;
@@ -265,24 +278,98 @@ SC_EXPORT nvrtcResult nvrtcDestroyProgram(nvrtcProgram *prog)
     return r;
 }
 
+/* The entry points: the names libscord.so exports, which reach the linked library, and
+ * the wrappers scord's dlsym hands out for the library a program opened. */
+SC_EXPORT nvrtcResult nvrtcCreateProgram(nvrtcProgram *prog, const char *src, const char *name, int n_headers,
+                                         const char *const *headers, const char *const *include_names)
+{
+    return create_with(&linked, prog, src, name, n_headers, headers, include_names);
+}
+
+SC_EXPORT nvrtcResult nvrtcAddNameExpression(nvrtcProgram prog, const char *const expr)
+{
+    return add_name_with(&linked, prog, expr);
+}
+
+SC_EXPORT nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int n, const char *const *opts)
+{
+    return compile_with(&linked, prog, n, opts);
+}
+
+SC_EXPORT nvrtcResult nvrtcGetCUBIN(nvrtcProgram prog, char *cubin)
+{
+    return get_cubin_with(&linked, prog, cubin);
+}
+
+SC_EXPORT nvrtcResult nvrtcDestroyProgram(nvrtcProgram *prog)
+{
+    return destroy_with(&linked, prog);
+}
+
+static nvrtcResult opened_create(nvrtcProgram *prog, const char *src, const char *name, int n_headers,
+                                 const char *const *headers, const char *const *include_names)
+{
+    return create_with(&opened, prog, src, name, n_headers, headers, include_names);
+}
+
+static nvrtcResult opened_add_name(nvrtcProgram prog, const char *const expr)
+{
+    return add_name_with(&opened, prog, expr);
+}
+
+static nvrtcResult opened_compile(nvrtcProgram prog, int n, const char *const *opts)
+{
+    return compile_with(&opened, prog, n, opts);
+}
+
+static nvrtcResult opened_get_cubin(nvrtcProgram prog, char *cubin)
+{
+    return get_cubin_with(&opened, prog, cubin);
+}
+
+static nvrtcResult opened_destroy(nvrtcProgram *prog)
+{
+    return destroy_with(&opened, prog);
+}
+
+/* The library that holds `fn`, opened again without loading anything (NULL: none). */
+static void *library_of(void *fn)
+{
+    Dl_info info;
+    return dladdr(fn, &info) && info.dli_fname ? dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD) : NULL;
+}
+
 void *sc_nvrtc_wrapper(const char *name, void *found)
 {
     static void *const wrappers[] = {
+        (void *)opened_create, (void *)opened_add_name, (void *)opened_compile,
+        (void *)opened_get_cubin, (void *)opened_destroy,
+    };
+    static const void *const exported[] = {
         (void *)nvrtcCreateProgram, (void *)nvrtcAddNameExpression, (void *)nvrtcCompileProgram,
         (void *)nvrtcGetCUBIN, (void *)nvrtcDestroyProgram,
     };
-    for (int i = 0; i < N_REAL; i++) {
-        if (strcmp(name, real_names[i]) != 0)
-            continue;
-        void *wrapper = i < (int)SC_ARRAY_LEN(wrappers) ? wrappers[i] : NULL;
-        /* A lookup in the global scope finds libscord.so's own symbol first. */
-        if (found == wrapper)
-            return wrapper;
-        void *none = NULL;
-        __atomic_compare_exchange_n(&real_fns[i], &none, found, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-        return wrapper;
+    static bool mixed;
+    int which = -1;
+    for (int i = 0; i < (int)SC_ARRAY_LEN(wrappers); i++)
+        if (strcmp(name, real_names[i]) == 0)
+            which = i;
+    /* A lookup in the global scope finds libscord.so's own name first. */
+    if (which < 0 || found == exported[which])
+        return NULL;
+    void *lib = library_of(found);
+    pthread_mutex_lock(&nvrtc_lock);
+    if (!opened.lib && lib && !mixed) {
+        opened.lib = lib;
+        lib = NULL;
+    } else if (lib != opened.lib) {
+        mixed = true;
     }
-    return NULL;
+    bool wrap = !mixed && found == real(&opened, which);
+    pthread_mutex_unlock(&nvrtc_lock);
+    if (lib)
+        dlclose(lib); /* a second reference to a library already known, or another's */
+    return wrap ? wrappers[which] : NULL;
 }
 
 char *sc_nvrtc_twin_for(const void *image, size_t avail)

@@ -94,4 +94,82 @@ check "and its module is scord's PTX as given" grep -q "module 1 (cuModuleLoadDa
 "$scord" --detect false "$work/jit" -arch=$sm >"$work/off.out" 2>"$work/off.err"
 check "with --detect false the cubin is the program's own" \
     test "$(grep -c "rejected scord's PTX" "$work/off.err")" -eq 0
+
+# A program that opens NVRTC itself and finds its functions with dlsym (as CuPy and
+# cuda-python do); with two NVRTC libraries open, each program handle must reach only its
+# own library: scord wraps the first and leaves the second as it is.
+cat >"$work/jitdl.c" <<'CODE'
+#include <cuda.h>
+#include <dlfcn.h>
+#include <nvrtc.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef nvrtcResult (*Create)(nvrtcProgram *, const char *, const char *, int, const char *const *,
+                              const char *const *);
+typedef nvrtcResult (*Compile)(nvrtcProgram, int, const char *const *);
+typedef nvrtcResult (*Size)(nvrtcProgram, size_t *);
+typedef nvrtcResult (*Code)(nvrtcProgram, char *);
+typedef nvrtcResult (*Destroy)(nvrtcProgram *);
+
+/* Each library compiles its own kernel, so that their cubins differ. */
+static const char *const src[] = {
+    "extern \"C\" __global__ void inc(int *v) { v[threadIdx.x] += 1; }\n",
+    "extern \"C\" __global__ void inc(int *v) { v[threadIdx.x] += 2; }\n",
+};
+
+/* argv[1..]: NVRTC libraries, each compiling its kernel for sm_90; the cubins are loaded
+ * in that order. */
+int main(int argc, char **argv)
+{
+    char *cubin[2];
+    int n = argc - 1 < 2 ? argc - 1 : 2;
+    for (int i = 0; i < n; i++) {
+        void *lib = dlopen(argv[i + 1], RTLD_NOW | RTLD_LOCAL);
+        if (!lib)
+            return 2;
+        Create create = (Create)dlsym(lib, "nvrtcCreateProgram");
+        Compile compile = (Compile)dlsym(lib, "nvrtcCompileProgram");
+        Size size_of = (Size)dlsym(lib, "nvrtcGetCUBINSize");
+        Code get = (Code)dlsym(lib, "nvrtcGetCUBIN");
+        Destroy destroy = (Destroy)dlsym(lib, "nvrtcDestroyProgram");
+        nvrtcProgram prog;
+        const char *opts[] = {"-arch=sm_90", "-lineinfo"};
+        size_t size = 0;
+        if (!create || !compile || !size_of || !get || !destroy || create(&prog, src[i], "inc.cu", 0, NULL, NULL) ||
+            compile(prog, 2, opts) || size_of(prog, &size) || !(cubin[i] = malloc(size)) || get(prog, cubin[i]))
+            return 3;
+        destroy(&prog);
+        printf("library %d: cubin of %zu bytes\n", i + 1, size);
+    }
+    printf("cuInit %d\n", (int)cuInit(0));
+    for (int i = 0; i < n; i++) {
+        CUmodule mod;
+        printf("cuModuleLoadData %d\n", (int)cuModuleLoadData(&mod, cubin[i]));
+    }
+    return 0;
+}
+CODE
+if cc -o "$work/jitdl" "$work/jitdl.c" -I"$cuda/include" -L"$work/driver" -l:libcuda.so.1 -ldl >>"$work/cc.log" 2>&1; then
+    one=$cuda/lib64/libnvrtc.so.13
+    alt=$cuda/lib64/libnvrtc.alt.so.13
+    "$scord" "$work/jitdl" "$one" >"$work/dl.out" 2>"$work/dl.err"
+    check "a program that opens NVRTC itself runs under scord" grep -q "^library 1: cubin of" "$work/dl.out"
+    check "and scord offers the PTX twin for its cubin" \
+        grep -q "module 1 (cuModuleLoadData, cubin (ELF)[^)]*) runs unchecked: the driver rejected scord's PTX" \
+        "$work/dl.err"
+    if [ -f "$alt" ]; then
+        "$work/jitdl" "$one" "$alt" >"$work/two.native" 2>&1
+        "$scord" "$work/jitdl" "$one" "$alt" >"$work/two.out" 2>"$work/two.err"
+        check "with two NVRTC libraries open the program's results are its own" diff "$work/two.native" "$work/two.out"
+        check "the first library's cubin gets the twin" \
+            grep -q "module 1 (cuModuleLoadData, cubin (ELF)[^)]*) runs unchecked: the driver rejected" "$work/two.err"
+        check "the second library's is left as it is (no twin offered)" \
+            test "$(grep -c "module 2 .*rejected scord's PTX" "$work/two.err")" -eq 0
+    else
+        echo "skip two libraries: no $alt"
+    fi
+else
+    check "the program that opens NVRTC builds" false
+fi
 report
