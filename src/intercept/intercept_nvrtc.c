@@ -360,7 +360,7 @@ void *sc_nvrtc_wrapper(const char *name, void *found)
     void *lib = library_of(found);
     pthread_mutex_lock(&nvrtc_lock);
     if (!opened.lib && lib && !mixed) {
-        opened.lib = lib;
+        __atomic_store_n(&opened.lib, lib, __ATOMIC_RELEASE);
         lib = NULL;
     } else if (lib != opened.lib) {
         mixed = true;
