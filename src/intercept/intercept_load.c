@@ -9,6 +9,7 @@
 #include "devrt/devrt.h"
 #include "instr/instr.h"
 #include "intercept/intercept.h"
+#include "intercept/intercept_triton.h"
 #include "intercept/intercept_compile.h"
 #include "ptx/ptx.h"
 #include "report/report.h"
@@ -58,6 +59,50 @@ static ScLinkInput runtime_input(void)
     return (ScLinkInput){true, (uint8_t *)rt, strlen(rt)};
 }
 
+/* The PTX Triton generated for a cubin it compiled, from its cache (intercept_triton.c);
+ * NULL when the cubin is not one of its cache's. */
+static char *triton_twin_for(const void *image, size_t avail)
+{
+    static ScTritonIndex *index;
+    static pthread_mutex_t index_lock = PTHREAD_MUTEX_INITIALIZER;
+    uint8_t hash[SC_SHA256_LEN];
+    ScBuf cache = {0};
+    char *ptx = NULL;
+    if (sc_plan_cubin_hash(image, avail, hash) &&
+        sc_triton_cache_dir(getenv("TRITON_CACHE_DIR"), getenv("HOME"), &cache)) {
+        pthread_mutex_lock(&index_lock);
+        ptx = sc_triton_ptx_for(&index, cache.data, hash);
+        pthread_mutex_unlock(&index_lock);
+    }
+    sc_buf_free(&cache);
+    return ptx;
+}
+
+/* A cubin with no PTX that scord knows the PTX of: the twin of an NVRTC program, or the
+ * PTX Triton made it from. Used only when it defines every kernel of the cubin: loaded
+ * instead, it must leave none of the program's undefined. */
+static void plan_twin(ScLoadPlan *plan, const void *image, size_t avail)
+{
+    const char *from = "the PTX of the NVRTC program that made it";
+    char *twin = sc_nvrtc_twin_for(image, avail);
+    if (!twin) {
+        from = "the PTX Triton made it from (Triton's cache)";
+        twin = triton_twin_for(image, avail);
+    }
+    const char *missing = NULL;
+    if (twin && !sc_plan_ptx_defines(twin, &plan->kernels, &missing)) {
+        snprintf(plan->reason, sizeof plan->reason, "%s lacks its kernel %s", from, missing);
+        free(twin);
+        return;
+    }
+    if (twin) {
+        plan->verdict = SC_PLAN_PTX;
+        plan->ptx = twin;
+        plan->ptx_len = strlen(twin);
+        snprintf(plan->chosen, sizeof plan->chosen, "%s", from);
+    }
+}
+
 static ScModuleRec *new_module(const char *origin, const void *image, size_t avail)
 {
     ScModuleRec *m = calloc(1, sizeof *m);
@@ -66,22 +111,8 @@ static ScModuleRec *new_module(const char *origin, const void *image, size_t ava
     m->origin = origin;
     int sm = sc_current_device_sm();
     sc_plan_image(image, avail, sm > 0 ? (unsigned)sm : 75, &m->plan);
-    char *twin = m->plan.verdict == SC_PLAN_UNCHECKED ? sc_nvrtc_twin_for(image, avail) : NULL;
-    const char *missing = NULL;
-    if (twin && !sc_plan_ptx_defines(twin, &m->plan.kernels, &missing)) {
-        /* Loaded instead, it would leave a kernel of the program undefined. */
-        snprintf(m->plan.reason, sizeof m->plan.reason,
-                 "NVRTC made it, and the PTX of the same program lacks its kernel %s", missing);
-        free(twin);
-        twin = NULL;
-    }
-    if (twin) {
-        /* A cubin NVRTC made while scord watched: the PTX of the same program. */
-        m->plan.verdict = SC_PLAN_PTX;
-        m->plan.ptx = twin;
-        m->plan.ptx_len = strlen(twin);
-        snprintf(m->plan.chosen, sizeof m->plan.chosen, "the PTX of the NVRTC program that made it");
-    }
+    if (m->plan.verdict == SC_PLAN_UNCHECKED)
+        plan_twin(&m->plan, image, avail);
     return m;
 }
 

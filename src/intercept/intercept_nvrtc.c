@@ -374,11 +374,9 @@ void *sc_nvrtc_wrapper(const char *name, void *found)
 
 char *sc_nvrtc_twin_for(const void *image, size_t avail)
 {
-    size_t size = 0;
-    if (sc_fatbin_sniff(image, avail) != SC_IMAGE_ELF || !sc_fatbin_elf_size(image, avail, &size, NULL))
-        return NULL;
     uint8_t hash[SC_SHA256_LEN];
-    sc_sha256(image, size, hash);
+    if (!sc_plan_cubin_hash(image, avail, hash))
+        return NULL;
     char *ptx = NULL;
     pthread_mutex_lock(&nvrtc_lock);
     for (NvrtcCubin *c = cubins; c && !ptx; c = c->next)

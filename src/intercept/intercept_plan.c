@@ -1,6 +1,8 @@
 /* intercept_plan.c: choosing the PTX scord loads in place of a program's code image. */
 #include "intercept/intercept_plan.h"
 
+#include "common/sc_sha256.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,5 +325,14 @@ bool sc_plan_ptx_defines(const char *ptx, const ScKernelNames *k, const char **m
             return false;
         }
     }
+    return true;
+}
+
+bool sc_plan_cubin_hash(const void *image, size_t avail, uint8_t hash[32])
+{
+    size_t size = 0;
+    if (!image || sc_fatbin_sniff(image, avail) != SC_IMAGE_ELF || !sc_fatbin_elf_size(image, avail, &size, NULL))
+        return false;
+    sc_sha256(image, size, hash);
     return true;
 }

@@ -51,6 +51,9 @@ const char *sc_plan_verdict_name(ScPlanVerdict v);
  * buf. False when the options name no real architecture (NVRTC then made PTX, which
  * scord reads itself), ask for LTO IR, or do not fit. */
 bool sc_plan_nvrtc_twin_options(const char *const *opts, int n, const char **out, char *buf, size_t cap);
+/* The SHA-256 of a cubin (an ELF image, its size read from its headers; avail as for
+ * sc_plan_image). False for anything else. */
+bool sc_plan_cubin_hash(const void *image, size_t avail, uint8_t hash[32]);
 /* Whether PTX text defines every kernel of `k` (a `.entry` of that name); else *missing
  * names the first it lacks. */
 bool sc_plan_ptx_defines(const char *ptx, const ScKernelNames *k, const char **missing);

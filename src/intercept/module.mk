@@ -1,4 +1,4 @@
-CORE_SRCS    += src/intercept/intercept_alloc.c src/intercept/intercept_plan.c \
+CORE_SRCS    += src/intercept/intercept_alloc.c src/intercept/intercept_plan.c src/intercept/intercept_triton.c \
                 src/intercept/intercept_tensor.c
 PRELOAD_SRCS += src/intercept/intercept_driver.c src/intercept/intercept_ctx.c \
                 src/intercept/intercept_load.c src/intercept/intercept_launch.c \

@@ -1,6 +1,12 @@
-# tests/jit/jit.mk: test_nvrtc runs a program that compiles its kernel with NVRTC to
-# machine code under scord, which must check it through the PTX of the same program.
+# tests/jit/jit.mk: kernels compiled while the program runs. test_nvrtc runs a program that
+# compiles its kernel with NVRTC to machine code under scord, which must check it through
+# the PTX of the same program.
 UNIT_TESTS += test_nvrtc
 $(BUILD)/tests/test_nvrtc: tests/jit/test_nvrtc.sh
+	@mkdir -p $(@D)
+	cp $< $@ && chmod +x $@
+# test_triton: a cubin whose PTX Triton's cache holds beside it is checked through that PTX.
+UNIT_TESTS += test_triton
+$(BUILD)/tests/test_triton: tests/jit/test_triton.sh
 	@mkdir -p $(@D)
 	cp $< $@ && chmod +x $@

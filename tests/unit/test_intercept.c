@@ -1,12 +1,15 @@
 /* test_intercept.c: the interposer's pure parts: the allocation table, the load plan
- * (what scord loads in place of a program's code image) and the tensor maps (what a
- * tensor copy touches). */
+ * (what scord loads in place of a program's code image), the Triton cache index and the
+ * tensor maps (what a tensor copy touches). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "intercept/intercept_alloc.h"
 #include "intercept/intercept_plan.h"
 #include "intercept/intercept_tensor.h"
+#include "intercept/intercept_triton.h"
 #include "sc_test.h"
 
 TEST(alloc_find_inside_and_at_edges)
@@ -138,6 +141,82 @@ TEST(plan_ptx_defines_the_kernels)
     CHECK(sc_plan_ptx_defines("", &none, &missing));
 }
 
+static void write_file(const char *path, const char *text, mode_t mode)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+    CHECK(chmod(path, mode) == 0);
+}
+
+TEST(triton_cache_gives_the_ptx_of_a_cached_cubin)
+{
+    char root[] = "/tmp/scord-triton-XXXXXX";
+    CHECK(mkdtemp(root) != NULL);
+    char path[256];
+    snprintf(path, sizeof path, "%s/AAA", root);
+    CHECK(mkdir(path, 0755) == 0);
+    snprintf(path, sizeof path, "%s/AAA/add.cubin", root);
+    write_file(path, "cubin-bytes-1", 0644);
+    snprintf(path, sizeof path, "%s/AAA/add.ptx", root);
+    write_file(path, ".entry add()", 0644);
+    /* A cubin without its PTX, and a folder others may write. */
+    snprintf(path, sizeof path, "%s/BBB", root);
+    CHECK(mkdir(path, 0755) == 0);
+    snprintf(path, sizeof path, "%s/BBB/lone.cubin", root);
+    write_file(path, "cubin-bytes-2", 0644);
+    snprintf(path, sizeof path, "%s/CCC", root);
+    CHECK(mkdir(path, 0755) == 0);
+    CHECK(chmod(path, 0777) == 0);
+    snprintf(path, sizeof path, "%s/CCC/planted.cubin", root);
+    write_file(path, "cubin-bytes-3", 0644);
+    snprintf(path, sizeof path, "%s/CCC/planted.ptx", root);
+    write_file(path, ".entry planted()", 0644);
+
+    uint8_t h1[SC_SHA256_LEN], h2[SC_SHA256_LEN], h3[SC_SHA256_LEN], h4[SC_SHA256_LEN];
+    sc_sha256("cubin-bytes-1", 13, h1);
+    sc_sha256("cubin-bytes-2", 13, h2);
+    sc_sha256("cubin-bytes-3", 13, h3);
+    sc_sha256("cubin-bytes-4", 13, h4);
+    ScTritonIndex *index = NULL;
+    char *ptx = sc_triton_ptx_for(&index, root, h1);
+    CHECK(ptx != NULL && strcmp(ptx, ".entry add()") == 0);
+    free(ptx);
+    CHECK(sc_triton_ptx_for(&index, root, h2) == NULL);
+    CHECK(sc_triton_ptx_for(&index, root, h3) == NULL);
+    /* A folder written after the first look is found at the next miss. */
+    snprintf(path, sizeof path, "%s/DDD", root);
+    CHECK(mkdir(path, 0755) == 0);
+    snprintf(path, sizeof path, "%s/DDD/late.cubin", root);
+    write_file(path, "cubin-bytes-4", 0644);
+    snprintf(path, sizeof path, "%s/DDD/late.ptx", root);
+    write_file(path, ".entry late()", 0644);
+    ptx = sc_triton_ptx_for(&index, root, h4);
+    CHECK(ptx != NULL && strcmp(ptx, ".entry late()") == 0);
+    free(ptx);
+    sc_triton_index_free(index);
+    ScBuf dir = {0};
+    CHECK(sc_triton_cache_dir("/x/cache", "/home/u", &dir) && strcmp(dir.data, "/x/cache") == 0);
+    CHECK(sc_triton_cache_dir("", "/home/u", &dir) && strcmp(dir.data, "/home/u/.triton/cache") == 0);
+    CHECK(!sc_triton_cache_dir(NULL, NULL, &dir));
+    sc_buf_free(&dir);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    CHECK(system(cmd) == 0);
+}
+
+TEST(cubin_hash_only_of_an_elf)
+{
+    static const unsigned char junk[16] = {1, 2, 3};
+    uint8_t h[SC_SHA256_LEN];
+    CHECK(!sc_plan_cubin_hash(junk, sizeof junk, h));
+    CHECK(!sc_plan_cubin_hash(NULL, SIZE_MAX, h));
+    CHECK(!sc_plan_cubin_hash(".version 9.0\n", SIZE_MAX, h));
+}
+
 /* A 128 x 32 int matrix (row-major, 512-byte rows) in boxes of 32 x 32. */
 static ScDevTensorMap int_tiles(uint8_t tag, int data_type, int interleave, uint32_t element_stride)
 {
@@ -223,6 +302,8 @@ int main(void)
     RUN(plan_unreadable_inputs);
     RUN(plan_nvrtc_twin_options);
     RUN(plan_ptx_defines_the_kernels);
+    RUN(triton_cache_gives_the_ptx_of_a_cached_cubin);
+    RUN(cubin_hash_only_of_an_elf);
     RUN(tensor_map_box_rows_inside_the_tensor);
     RUN(tensor_maps_keep_the_newest);
     return TEST_REPORT();
