@@ -85,7 +85,7 @@ static void plan_twin(ScLoadPlan *plan, const void *image, size_t avail)
 {
     const char *from = "the PTX of the NVRTC program that made it";
     char *twin = sc_nvrtc_twin_for(image, avail);
-    if (!twin) {
+    if (!twin && sc_ctx.triton_ptx) {
         from = "the PTX Triton made it from (Triton's cache)";
         twin = triton_twin_for(image, avail);
     }
