@@ -79,8 +79,6 @@ const char *sc_alloc_kind_name(ScAllocKind kind)
         return "cudaMallocAsync";
     case SC_ALLOC_MODULE_VAR:
         return "__device__ variable";
-    case SC_ALLOC_MAPPED:
-        return "cuMemMap";
     }
     return "?";
 }

@@ -11,7 +11,6 @@ typedef enum ScAllocKind {
     SC_ALLOC_MANAGED, /* cuMemAllocManaged */
     SC_ALLOC_ASYNC,   /* cuMemAllocAsync / cuMemAllocFromPoolAsync */
     SC_ALLOC_MODULE_VAR, /* a __device__ or __managed__ variable of a loaded module */
-    SC_ALLOC_MAPPED,  /* cuMemMap: a range of reserved addresses mapped to physical memory */
 } ScAllocKind;
 
 typedef struct ScAlloc {

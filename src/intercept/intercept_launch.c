@@ -144,21 +144,6 @@ CUresult on_cuMemAllocFromPoolAsync(ScReal_cuMemAllocFromPoolAsync real, CUdevic
     return r;
 }
 
-CUresult on_cuMemMap(ScReal_cuMemMap real, CUdeviceptr ptr, size_t size, size_t offset,
-                     CUmemGenericAllocationHandle handle, unsigned long long flags)
-{
-    CUresult r = real(ptr, size, offset, handle, flags);
-    track_alloc(r, &ptr, size, SC_ALLOC_MAPPED);
-    return r;
-}
-
-CUresult on_cuMemUnmap(ScReal_cuMemUnmap real, CUdeviceptr ptr, size_t size)
-{
-    CUresult r = real(ptr, size);
-    untrack_alloc(r, ptr);
-    return r;
-}
-
 CUresult on_cuMemFree(ScReal_cuMemFree real, CUdeviceptr ptr)
 {
     CUresult r = real(ptr);

@@ -21,11 +21,6 @@ $(RP_OUT)/%: $(RP_SRC)/%.cu tests/races/rs_common.h $(RP_SRC)/cub_run.h
 	@mkdir -p $(@D)
 	$(NVCC) $(RP_NVCCFLAGS) \
 	  $$(sed -n 's|^// SCORD-REQUIRES: *\(sm_[0-9a-z]*\).*|-arch=\1|p' $< | grep . || echo -arch=sm_90) \
-	  -o $@ $< $(RP_LIBS_$*)
-
-# Programs that call the driver API themselves: the stub libcuda links them; at run time
-# libcuda.so.1 is the driver's.
-RP_DRIVER_PROGS := $(filter %_vmm_counter_race %_vmm_counter_norace,$(RP_PROGS))
-$(foreach p,$(RP_DRIVER_PROGS),$(eval RP_LIBS_$(p) := -L$(CUDA_HOME)/lib64/stubs -lcuda))
+	  -o $@ $<
 
 .DEFAULT_GOAL := $(RP_SAVED_GOAL)
