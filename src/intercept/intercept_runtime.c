@@ -321,9 +321,9 @@ static bool read_chunk_tables(const ScDrvRt *d)
  * have consecutive shadow, so a run of them is one memset: one per chunk cost
  * `reduce_block`'s 1,024 chunks about 1,024 memset calls per launch. A run ends where
  * its shadow allocation does: the shadow of two tracked allocations may lie back to
- * back, and a memset across the boundary fails (CUDA_ERROR_INVALID_VALUE; seen as a
- * launch late in a Thrust program that could not be prepared, after which nothing
- * more was checked). */
+ * back, and the driver refuses a memset across the boundary (three CUB/Thrust programs
+ * had a late launch that could not be prepared, after which nothing more was checked;
+ * not since runs stop at the boundary). */
 static bool clear_dirty_chunks(const ScDrvRt *d)
 {
     ScRuntime *rt = &sc_ctx.rt;
