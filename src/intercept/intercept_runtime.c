@@ -167,6 +167,9 @@ bool sc_rt_track_alloc(uint64_t base, uint64_t size)
     ScDrvRt d;
     if (size == 0 || !rt_driver(&d) || !rt_setup(&d))
         return false;
+    CUcontext cur = NULL;
+    if (d.ctx_get_current(&cur) != CUDA_SUCCESS || cur != rt->ctx)
+        return false; /* another context's memory: its launches are not checked either */
     uint64_t first = base >> SC_SHADOW_CHUNK_SHIFT;
     uint64_t last = (base + size - 1) >> SC_SHADOW_CHUNK_SHIFT;
     if ((last >> SC_SHADOW_CHUNK_BITS) >= DIR_ENTRIES)
@@ -622,6 +625,28 @@ static bool runtime_off(const ScDrvRt *d)
     return ready;
 }
 
+/* Whether the current context is the one scord's device state lives in (or none is set
+ * up yet, and the current one will be). A kernel of another context (another device, or
+ * a context the program made) must not be given that state: its addresses are the first
+ * context's, and the kernel would fault on them. Such launches run unchecked, and
+ * allocations there are not tracked; said once. */
+static bool in_runtime_context(const ScDrvRt *d)
+{
+    CUcontext cur = NULL;
+    bool got = d->ctx_get_current(&cur) == CUDA_SUCCESS;
+    pthread_mutex_lock(&sc_ctx.lock);
+    ScRuntime *rt = &sc_ctx.rt;
+    bool same = !rt->ready || (got && cur == rt->ctx);
+    bool say = !same && !rt->other_context_said;
+    rt->other_context_said |= say;
+    pthread_mutex_unlock(&sc_ctx.lock);
+    if (say)
+        sc_log("scord: the program uses more than one CUDA context (another device, or a context "
+               "of its own): its launches and allocations outside the first context scord used are "
+               "not checked\n");
+    return same;
+}
+
 static void runtime_off_end(CUresult launch_result, CUstream stream)
 {
     ScDrvLaunch dl;
@@ -647,7 +672,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         return not_checked();
     ScKernelCode code = {0};
     CUdeviceptr var = state_var(&dl, &f, &code);
-    if (!var)
+    if (!var || !in_runtime_context(&d))
         return not_checked();
     if (!selected(&dl, f)) {
         chk->left_out = runtime_off(&d);

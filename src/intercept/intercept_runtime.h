@@ -17,6 +17,7 @@ typedef struct ScRuntime {
     bool failed;              /* setting up failed once: nothing is checked */
     bool launch_failure_said; /* a checked launch failed, and scord said so once */
     CUcontext ctx;            /* the context they live in */
+    bool other_context_said;  /* a launch in another context was refused, and said so */
     unsigned sm_ids;          /* SM ids the slot bitmap covers */
     CUdeviceptr launch;       /* ScDevLaunch */
     CUdeviceptr bitmap;       /* uint32_t[sm_ids] */
