@@ -691,8 +691,7 @@ def run_program(prog, args, env_info, logs, budget):
     folder = getattr(args, "binaries", "races")
     # A Python program of the corpus (CuPy, ...) runs from the suite's folder.
     script = prog.source.endswith(".py")
-    binary = (Path(getattr(args, "suite_dir", SUITE_DIR)) / prog.source if script
-              else Path(args.build_dir) / folder / prog.name)
+    binary = Path(args.suite_dir) / prog.source if script else Path(args.build_dir) / folder / prog.name
     result = {"name": prog.name, "category": prog.category, "expect": prog.expect_count,
               "args": prog.run_args, "runs": {}, "tools": {}}
     if prog.errors:
@@ -934,6 +933,7 @@ def run_guarded(prog, args, env_info, logs, budget):
 
 def main_run(args, suite_dir=SUITE_DIR, clock=time.monotonic):
     programs = load_programs(args.programs, suite_dir)
+    args.suite_dir = str(suite_dir)  # where run_program finds the suite's Python programs
     if not shutil.which(args.scord) and not Path(args.scord).is_file():
         raise SystemExit(f"race_suite: scord not found at {args.scord} (build it with make, or pass --scord)")
     out = Path(args.out)
@@ -1190,6 +1190,10 @@ def end_to_end(check):
         "global_new_norace": "// SCORD-CATEGORY: 14\n// SCORD-REQUIRES: sm_999\n"
                              "// SCORD-EXPECT: no race\nrs_done();\n",
     }
+    # A Python program of the corpus whose package is missing: skipped, not failed (named
+    # to run last, after the programs the budget checks below count clock looks for).
+    python_skip = ('"""shared_zpkg_norace.py\n// SCORD-CATEGORY: 14\n// SCORD-EXPECT: no race\n"""\n'
+                   'print("SKIP: no such package")\nprint("DONE")\n')
     src = "shared_demo_race.cu"
     reports = {
         "shared_demo_race": scord_report(
@@ -1210,6 +1214,7 @@ def end_to_end(check):
             exe = root / "build" / "races" / name
             exe.write_text(f"#!/bin/sh\n{body}echo 'result 42'\necho DONE\n")
             exe.chmod(0o755)
+        (root / "suite" / "shared_zpkg_norace.py").write_text(python_skip)
         for path, text in (("scord", FAKE_SCORD % json.dumps([reports, ["shared_demo_norace"]])),
                            ("compute-sanitizer", FAKE_SANITIZER % json.dumps(logs))):
             (root / path).write_text(text)
@@ -1242,6 +1247,8 @@ def end_to_end(check):
               f"end to end: a run past the timeout is recorded: {status.get('global_slow_norace')}")
         check(status.get("global_new_norace") == "skipped: needs sm_999",
               f"end to end: SCORD-REQUIRES skips: {status.get('global_new_norace')}")
+        check(status.get("shared_zpkg_norace") == "skipped: no such package",
+              f"end to end: a Python program that says SKIP natively is skipped: {status.get('shared_zpkg_norace')}")
         t = doc["totals"]["scord"]
         check((t["expected"], t["found"], t["missed"], t["false_alarms"], t["passed"]) == (3, 2, 1, 1, 0),
               f"end to end: scord totals: {t}")
@@ -1277,10 +1284,10 @@ def end_to_end(check):
         rc, doc, console = run_suite("out-none", budget=0)
         status = {r["name"]: r["status"] for r in doc["programs"]}
         check(rc == 1 and status.pop("global_new_norace").startswith("skipped")
-              and set(status.values()) == {TIME_BUDGET} and "4 program(s) not started" in console,
+              and set(status.values()) == {TIME_BUDGET} and "5 program(s) not started" in console,
               f"end to end: a spent budget starts nothing and still writes the results: {status}")
         tsv = (root / "out-none" / "race_suite.tsv").read_text().splitlines()
-        check(len(tsv) == 6 and sum(line.endswith("\t" + TIME_BUDGET) for line in tsv) == 4,
+        check(len(tsv) == 7 and sum(line.endswith("\t" + TIME_BUDGET) for line in tsv) == 5,
               f"end to end: unstarted programs are TSV rows failing as time-budget: {tsv}")
         # A clock that advances by one at each look decides exactly which look finds the
         # budget spent: global_quiet_norace looks at 1 (native), 2 (scord), 3 (racecheck),
