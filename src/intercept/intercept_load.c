@@ -9,8 +9,8 @@
 #include "devrt/devrt.h"
 #include "instr/instr.h"
 #include "intercept/intercept.h"
-#include "intercept/intercept_triton.h"
 #include "intercept/intercept_compile.h"
+#include "intercept/intercept_triton.h"
 #include "ptx/ptx.h"
 #include "report/report.h"
 
