@@ -106,6 +106,7 @@ class Program:
     source: str            # file name, as reports name it
     category: int = 0
     run_args: list = field(default_factory=list)
+    scord_options: list = field(default_factory=list)  # SCORD-OPTIONS: scord's own, before the program
     requires: str = ""
     expect_count: int = -1
     races: dict = field(default_factory=dict)   # rid -> Expected
@@ -151,11 +152,18 @@ def parse_program(name, text, source=None, require_causes=True):
                     err(f"{where}: second SCORD-CAUSE for race {cm.group(1)}")
                 else:
                     causes[cm.group(1)] = cm.group(2)
-            elif key == "RUN":
+            elif key in ("RUN", "OPTIONS"):
                 try:
-                    prog.run_args = shlex.split(value)
+                    words = shlex.split(value)
                 except ValueError as e:
-                    err(f"{where}: SCORD-RUN arguments do not parse: {e}")
+                    err(f"{where}: SCORD-{key} arguments do not parse: {e}")
+                    continue
+                if key == "RUN":
+                    prog.run_args = words
+                elif not all(w.startswith("--") for w in words[::2]):
+                    err(f"{where}: SCORD-OPTIONS must be scord options (--name value ...), not '{value}'")
+                else:
+                    prog.scord_options = words
             elif key == "REQUIRES":
                 if not re.fullmatch(r"sm_\d+[a-z]?", value):
                     err(f"{where}: SCORD-REQUIRES must name an architecture like sm_90, not '{value}'")
@@ -168,7 +176,7 @@ def parse_program(name, text, source=None, require_causes=True):
                     prog.category = int(value)
             else:
                 err(f"{where}: unknown directive SCORD-{key} "
-                    "(known: RUN, REQUIRES, EXPECT, CAUSE, CATEGORY)")
+                    "(known: RUN, OPTIONS, REQUIRES, EXPECT, CAUSE, CATEGORY)")
             continue
         if "rs_done()" in line or '"DONE' in line:
             prog.prints_done = True
@@ -724,7 +732,7 @@ def run_program(prog, args, env_info, logs, budget):
     json_file = logs / (prog.name + ".scord.json")
     if json_file.exists():
         json_file.unlink()
-    scord = run_command([args.scord, "--json-file", str(json_file), "--print-limit", "0"] + cmd,
+    scord = run_command([args.scord, *prog.scord_options, "--json-file", str(json_file), "--print-limit", "0"] + cmd,
                         args.timeout, log + ".scord")
     result["runs"]["scord"] = {"status": scord.status, "seconds": scord.seconds}
     tool = {"output": "same" if scord.stdout == native.stdout else "differs"}
@@ -1363,6 +1371,13 @@ def self_test():
     check(good.errors == [], f"good program parses without errors: {good.errors}")
     check(good.expect_count == 3 and good.category == 1, "header EXPECT and CATEGORY")
     check(good.run_args == ["--dups", "3"], f"SCORD-RUN arguments: {good.run_args}")
+    opts = parse_program("global_opts_norace", "// SCORD-CATEGORY: 14\n// SCORD-EXPECT: no race\n"
+                         "// SCORD-OPTIONS: --triton-ptx true\nrs_done();\n")
+    bad_opts = parse_program("global_opts_norace", "// SCORD-CATEGORY: 14\n// SCORD-EXPECT: no race\n"
+                             "// SCORD-OPTIONS: triton-ptx true\nrs_done();\n")
+    check(opts.scord_options == ["--triton-ptx", "true"] and not opts.errors
+          and any("SCORD-OPTIONS must be scord options" in e for e in bad_opts.errors),
+          f"SCORD-OPTIONS: {opts.scord_options} {opts.errors} / {bad_opts.errors}")
     check(good.prints_done, "DONE detected")
     a, b, c = good.races.get("A"), good.races.get("B"), good.races.get("C")
     check(a and a.cause == "missing_barrier" and a.space == "shared"
