@@ -100,10 +100,10 @@ typedef struct Access {
     bool gpu;          /* the shadow is read and swapped at gpu scope: global memory, and
                           shared memory where other blocks of a cluster reach it */
     bool weak_flag;    /* a weak write that took a release as a flag would (sync_access) */
-    bool acquired;     /* the block has taken releases: a check looks for one that
-                          orders the word's recorder (__scord_acquired_cover) */
     uint8_t spin;      /* SPIN_*: a repeat of this access may keep its decision */
-    uint32_t acq_next; /* the block's ScDevBlock.acq_next as the check began */
+    uint32_t acq_next; /* the block's ScDevBlock.acq_next as the check began; not 0: the
+                          block has taken releases, and a check looks for one that orders
+                          the word's recorder (__scord_acquired_cover) */
     uint64_t base;     /* shared window offset or global address of the word's byte 0 */
 } Access;
 

@@ -329,7 +329,7 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
         r->moved = 0;
         bool trail_read = false;
         const uint64_t *trail = !sh->cell && (site & SC_RULES_SITE_TRAIL) ? sh->word : 0;
-        if ((a->acquired || trail) && (cover = __scord_acquired_cover(a->l, a->slot, trail, old, r->cls, r->bar_now,
+        if ((a->acq_next || trail) && (cover = __scord_acquired_cover(a->l, a->slot, trail, old, r->cls, r->bar_now,
                                                            r->bar_own, r->bar_seen, r->sync_now, r->sync_floor,
                                                            r->sync_seen, a->shared))) {
             trail_read = (cover & SC_DEV_COVER_MOVED) != 0;
@@ -353,7 +353,7 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
         }
         if (res == SC_RULES_RACE || res == SC_RULES_WARN)
             report(a, r, &v, old, site, byte, !sh->cell,
-                   a->acquired ? thread_state(a->l, a->slot)->acq_flags : 0u,
+                   a->acq_next ? thread_state(a->l, a->slot)->acq_flags : 0u,
                    trail_read ? thread_state(a->l, a->slot)->trail_named[v.prev_cls] : 0);
         if (!sh->cell && res != SC_RULES_UNCHANGED && r->cls == SC_RULES_CLS_WRITE)
             rmw_follow_up(a, r);
@@ -651,7 +651,6 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     a.rules.cluster = launch_clusters(b);
     a.rules.shared = a.shared;
     a.acq_next = load_cta32(&b->acq_next);
-    a.acquired = a.acq_next != 0;
     if (l->cut == SC_DEV_CUT_SHADOW)
         return;
     /* A dependent launch's thread before griddepcontrol.wait also meets the
