@@ -139,9 +139,9 @@ void *sc_driver_sym(const char *symbol);
 void *sc_real_dlsym(void *handle, const char *name);
 /* NVRTC programs compiled to machine code (intercept_nvrtc.c): scord's wrapper for an
  * NVRTC entry point a dlsym found at `found` (NULL: none for that name), and the PTX
- * twin of a cubin one of them produced (malloc'd; NULL: none). */
+ * twin of the cubin with SHA-256 `hash` one of them produced (malloc'd; NULL: none). */
 void *sc_nvrtc_wrapper(const char *name, void *found);
-char *sc_nvrtc_twin_for(const void *image, size_t avail);
+char *sc_nvrtc_twin_for(const uint8_t hash[32]);
 
 /* Adds device memory to the allocation table and, when detecting, gives it shadow
  * (intercept_launch.c). */

@@ -59,17 +59,15 @@ static ScLinkInput runtime_input(void)
     return (ScLinkInput){true, (uint8_t *)rt, strlen(rt)};
 }
 
-/* The PTX Triton generated for a cubin it compiled, from its cache (intercept_triton.c);
- * NULL when the cubin is not one of its cache's. */
-static char *triton_twin_for(const void *image, size_t avail)
+/* The PTX Triton generated for the cubin with SHA-256 `hash`, from its cache
+ * (intercept_triton.c); NULL when the cubin is not one of its cache's. */
+static char *triton_twin_for(const uint8_t hash[SC_SHA256_LEN])
 {
     static ScTritonIndex *index;
     static pthread_mutex_t index_lock = PTHREAD_MUTEX_INITIALIZER;
-    uint8_t hash[SC_SHA256_LEN];
     ScBuf cache = {0};
     char *ptx = NULL;
-    if (sc_plan_cubin_hash(image, avail, hash) &&
-        sc_triton_cache_dir(getenv("TRITON_CACHE_DIR"), getenv("HOME"), &cache)) {
+    if (sc_triton_cache_dir(getenv("TRITON_CACHE_DIR"), getenv("HOME"), &cache)) {
         pthread_mutex_lock(&index_lock);
         ptx = sc_triton_ptx_for(&index, cache.data, hash);
         pthread_mutex_unlock(&index_lock);
@@ -83,11 +81,14 @@ static char *triton_twin_for(const void *image, size_t avail)
  * instead, it must leave none of the program's undefined. */
 static void plan_twin(ScLoadPlan *plan, const void *image, size_t avail)
 {
+    uint8_t hash[SC_SHA256_LEN];
+    if (!sc_plan_cubin_hash(image, avail, hash))
+        return;
     const char *from = "the PTX of the NVRTC program that made it";
-    char *twin = sc_nvrtc_twin_for(image, avail);
+    char *twin = sc_nvrtc_twin_for(hash);
     if (!twin && sc_ctx.triton_ptx) {
         from = "the PTX Triton made it from (Triton's cache)";
-        twin = triton_twin_for(image, avail);
+        twin = triton_twin_for(hash);
     }
     const char *missing = NULL;
     if (twin && !sc_plan_ptx_defines(twin, &plan->kernels, &missing)) {

@@ -372,15 +372,12 @@ void *sc_nvrtc_wrapper(const char *name, void *found)
     return wrap ? wrappers[which] : NULL;
 }
 
-char *sc_nvrtc_twin_for(const void *image, size_t avail)
+char *sc_nvrtc_twin_for(const uint8_t hash[SC_SHA256_LEN])
 {
-    uint8_t hash[SC_SHA256_LEN];
-    if (!sc_plan_cubin_hash(image, avail, hash))
-        return NULL;
     char *ptx = NULL;
     pthread_mutex_lock(&nvrtc_lock);
     for (NvrtcCubin *c = cubins; c && !ptx; c = c->next)
-        if (memcmp(c->hash, hash, sizeof hash) == 0)
+        if (memcmp(c->hash, hash, SC_SHA256_LEN) == 0)
             ptx = strdup(c->ptx);
     pthread_mutex_unlock(&nvrtc_lock);
     return ptx;
