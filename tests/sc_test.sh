@@ -3,7 +3,8 @@
 # `report` prints the `N passed, N failed` line and returns whether nothing failed.
 # `plain_scord BUILD WORK` builds scord without the sanitizers into BUILD/plain (its
 # libscord.so is preloaded into test programs built without them) and sets $scord, or
-# prints why not and exits failed.
+# prints why not and exits failed. `stub_driver WORK` links the toolkit's stub libcuda
+# into WORK/driver for programs that must load a driver that has no GPU.
 pass=0
 fail=0
 check() { # NAME COMMAND...
@@ -29,4 +30,11 @@ plain_scord() { # BUILD WORK
         exit 1
     fi
     scord=$1/plain/bin/scord
+}
+stub_driver() { # WORK: links the CUDA toolkit's stub libcuda as WORK/driver/libcuda.so.1 (a
+    # program linked with -L"$WORK/driver" -l:libcuda.so.1 and run with it on
+    # LD_LIBRARY_PATH uses the stub: cuInit fails, every call reports no driver); false
+    # when the toolkit has no stub
+    local stub=${CUDA_HOME:-/usr/local/cuda}/lib64/stubs/libcuda.so
+    [ -f "$stub" ] && mkdir -p "$1/driver" && ln -sf "$stub" "$1/driver/libcuda.so.1"
 }

@@ -14,15 +14,12 @@ work=$(pwd)/$build/tests/jit
 rm -rf "$work"
 mkdir -p "$work"
 cuda=${CUDA_HOME:-/usr/local/cuda}
-stub=$cuda/lib64/stubs/libcuda.so
-if [ ! -f "$stub" ] || [ ! -f "$cuda/include/nvrtc.h" ] || ! command -v cc >/dev/null; then
-    echo "skipped: needs cc, $stub and NVRTC"
+if [ ! -f "$cuda/include/nvrtc.h" ] || ! command -v cc >/dev/null || ! stub_driver "$work"; then
+    echo "skipped: needs cc, the toolkit's stub libcuda and NVRTC"
     report
     exit
 fi
 plain_scord "$build" "$work"
-mkdir -p "$work/driver"
-ln -sf "$stub" "$work/driver/libcuda.so.1"
 
 cat >"$work/jit.c" <<'CODE'
 #include <cuda.h>

@@ -14,16 +14,14 @@ work=$(pwd)/$build/tests/triton
 rm -rf "$work"
 mkdir -p "$work"
 cuda=${CUDA_HOME:-/usr/local/cuda}
-stub=$cuda/lib64/stubs/libcuda.so
 nvcc=$(command -v nvcc || echo "$cuda/bin/nvcc")
-if [ ! -f "$stub" ] || [ ! -x "$nvcc" ] || ! command -v cc >/dev/null; then
-    echo "skipped: needs cc, nvcc and $stub"
+if [ ! -x "$nvcc" ] || ! command -v cc >/dev/null || ! stub_driver "$work"; then
+    echo "skipped: needs cc, nvcc and the toolkit's stub libcuda"
     report
     exit
 fi
 plain_scord "$build" "$work"
-mkdir -p "$work/driver" "$work/cache/f00d" "$work/cache/beef"
-ln -sf "$stub" "$work/driver/libcuda.so.1"
+mkdir -p "$work/cache/f00d" "$work/cache/beef"
 
 cat >"$work/add.cu" <<'CODE'
 extern "C" __global__ void add_one(int *v) { v[threadIdx.x] += 1; }

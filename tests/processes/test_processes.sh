@@ -93,10 +93,7 @@ fi
 "$scord" --json-file "$work/none.json" sh -c '/bin/true; /bin/true'
 check "processes that used no CUDA still leave one report" empty_report "$work/none.json"
 
-stub=${CUDA_HOME:-/usr/local/cuda}/lib64/stubs/libcuda.so
-if [ -f "$stub" ] && command -v cc >/dev/null; then
-    mkdir -p "$work/driver"
-    ln -sf "$stub" "$work/driver/libcuda.so.1"
+if command -v cc >/dev/null && stub_driver "$work"; then
     cat >"$work/forks.c" <<'CODE'
 #include <stdio.h>
 #include <sys/wait.h>
@@ -127,12 +124,12 @@ CODE
         check "the stub driver is named" grep -q "CUDA_ERROR_STUB_LIBRARY: the program loaded the CUDA toolkit's stub" "$work/forks.err"
         check "both processes report to the launcher" grep -q "2 processes reported 0 races" "$work/forks.err"
     else
-        echo "FAIL building the fork test against $stub; log follows"
+        echo "FAIL building the fork test against the stub driver; log follows"
         tail -n 5 "$work/cc.log"
         check "the fork test builds" false
     fi
 else
-    echo "skip the fork test: no $stub (the toolkit's stub driver) or no cc"
+    echo "skip the fork test: no stub driver in the toolkit (lib64/stubs/libcuda.so) or no cc"
 fi
 
 # A CUDA program on a machine with no driver: its runtime's dlopen of libcuda.so.1
