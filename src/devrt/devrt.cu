@@ -1,8 +1,8 @@
 /* devrt.cu: the device runtime: block slots, synchronization clocks, shadow lookup,
  * the per-location rules and race records, one part per kind of event (devrt_*.cuh,
- * included below as one unit). Compiled to PTX at build time and appended to every
- * instrumented module (kept C-like: no classes, no templates). Design and the reasons
- * behind it: docs/devrt.md. */
+ * included below as one unit). Compiled to PTX and to relocatable cubins at build
+ * time and linked with every instrumented module (kept C-like: no classes, no
+ * templates). Design and the reasons behind it: docs/devrt.md. */
 #include <stdint.h>
 
 #include "devrt/devrt_abi.h"

@@ -1,5 +1,6 @@
-/* devrt.h: the device runtime's PTX text, embedded in the library at build time
- * (src/devrt/devrt.mk); the instrumenter appends it to every module it instruments.
+/* devrt.h: the device runtime's PTX text and relocatable cubins, embedded in the
+ * library at build time (src/devrt/devrt.mk); scord links every module it instruments
+ * with the cubin for the device, or with the text where there is none.
  * Its symbols all start with __scord_; the calls it defines are devrt_abi.h's and
  * the state it reads is devrt_state.h's. */
 #ifndef SC_DEVRT_H
@@ -25,6 +26,26 @@ extern const size_t sc_devrt_ptx_sm90_len;
 static inline const char *sc_devrt_ptx_for(int device_sm)
 {
     return device_sm >= 90 ? sc_devrt_ptx_sm90 : sc_devrt_ptx;
+}
+
+/* The runtime compiled by ptxas -c at build time for sm_<sm> (the text for that
+ * architecture, 64 registers): a relocatable ELF from data to end. */
+typedef struct ScDevrtCubin {
+    int sm;
+    const unsigned char *data, *end;
+} ScDevrtCubin;
+
+/* The cubins the build made, ending with one whose sm is 0. */
+extern const ScDevrtCubin sc_devrt_cubins[];
+
+/* The cubin for a device of compute capability device_sm exactly (a relocatable cubin
+ * links only into code for its own architecture), NULL when the build has none. */
+static inline const ScDevrtCubin *sc_devrt_cubin_for(int device_sm)
+{
+    for (const ScDevrtCubin *c = sc_devrt_cubins; c->sm; c++)
+        if (c->sm == device_sm)
+            return c;
+    return NULL;
 }
 
 #endif

@@ -16,8 +16,8 @@
  * the rest is not.
  *
  * The inserted calls name the runtime's functions but do not declare them:
- * sc_instr_link_runtime() appends the runtime afterwards, and only then does
- * the module assemble.
+ * sc_instr_declare_runtime() declares them afterwards, and only then does the
+ * module assemble (relocatable, to be linked with the runtime).
  */
 
 typedef struct ScInstrOpts {
@@ -138,21 +138,16 @@ typedef struct ScInstrResult {
 bool sc_instr_module(ScPtxModule *m, const ScInstrOpts *opts, ScInstrResult *res, ScErr *err);
 void sc_instr_result_free(ScInstrResult *res);
 
-/* Appends the device runtime (PTX text of a module nvcc compiled with -rdc:
- * .visible .func definitions and .global variables, every name starting
- * with __scord_) to m: variables and prototypes go to the top of m, function
- * bodies after m's last function; .extern prototypes of other functions
- * (vprintf) are added unless m declares them already. Raises m's .version
- * and .target to the runtime's when those are higher. Refuses (m untouched)
- * a module that already uses the __scord_ prefix, and a runtime with line
- * information or a symbol outside the prefix. */
-bool sc_instr_link_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *err);
-
-/* For a translation unit of a program linked from several (-rdc, cuLink): declares
- * the runtime's variables and functions `.extern`, so that the unit links with the
- * runtime's own PTX as one more input, which defines them once for all units (a
- * block's slot variable and the launch state must be one for every unit). The same
- * checks and target/version raise as sc_instr_link_runtime. */
+/* Declares the device runtime (PTX text of a module nvcc compiled with -rdc:
+ * .visible .func definitions and .global and .shared variables, every name starting
+ * with __scord_) in m: its variables and functions `.extern` at the top of m, and
+ * .extern prototypes of other functions it calls (vprintf) unless m declares them
+ * already. The module then links with the runtime as one more input, which defines
+ * them once for every module or translation unit of the link (a block's slot
+ * variable and the launch state must be one): its cubin for the device, or that same
+ * text. Raises m's .version and .target to the runtime's when those are higher.
+ * Refuses (m untouched) a module that already uses the __scord_ prefix, and a
+ * runtime with line information or a symbol outside the prefix. */
 bool sc_instr_declare_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *err);
 
 /* Names for messages and dumps. */

@@ -59,6 +59,22 @@ static ScLinkInput runtime_input(void)
     return (ScLinkInput){true, (uint8_t *)rt, strlen(rt)};
 }
 
+/* Set once the driver refused to link the prebuilt runtime (a driver older than the
+ * toolkit scord was built with, say): later modules compile its PTX at once. */
+static bool runtime_cubin_refused;
+
+/* The runtime scord links a module it compiles itself with: the cubin the build made
+ * for the device, whose link takes milliseconds where compiling the runtime's PTX took
+ * seconds per module, or the PTX where there is none. Not for the program's own link
+ * sessions, whose options (a target, a register limit) scord does not choose. */
+static ScLinkInput runtime_link_input(void)
+{
+    const ScDevrtCubin *c = sc_devrt_cubin_for(sc_current_device_sm());
+    if (!c || __atomic_load_n(&runtime_cubin_refused, __ATOMIC_RELAXED))
+        return runtime_input();
+    return (ScLinkInput){false, (uint8_t *)c->data, (size_t)(c->end - c->data)};
+}
+
 /* The PTX Triton generated for the cubin with SHA-256 `hash`, from its cache
  * (intercept_triton.c); NULL when the cubin is not one of its cache's. */
 static char *triton_twin_for(const uint8_t hash[SC_SHA256_LEN])
@@ -320,19 +336,20 @@ static bool keep_globals(ScModuleRec *m, const ScPtxModule *pm, ScErr *err)
     return true;
 }
 
-static char *instrument_text(ScModuleRec *m, const char *ptx, size_t len, bool define, ScInstrResult *res,
+/* The instrumented text of one module or translation unit, declaring the runtime,
+ * which the link adds as an input of its own (runtime_link_input). */
+static char *instrument_text(ScModuleRec *m, const char *ptx, size_t len, bool whole, ScInstrResult *res,
                              ScErr *err)
 {
     ScBuf out = {0};
     /* Not in a unit of a link (-rdc, cuLink): a function of another unit it calls may
      * issue copies that land after the caller's next barrier, which the unit's own
      * walk cannot see (instr_prune.c). */
-    ScInstrOpts opts = {.site_base = sc_ctx.next_site, .prune = sc_ctx.prune && define};
+    ScInstrOpts opts = {.site_base = sc_ctx.next_site, .prune = sc_ctx.prune && whole};
     ScPtxModule *pm = sc_ptx_parse(ptx, len, "module", err);
     bool ok = pm && keep_globals(m, pm, err) && sc_instr_module(pm, &opts, res, err) &&
-              (define ? sc_instr_link_runtime(pm, runtime_ptx(), err)
-                      : sc_instr_declare_runtime(pm, runtime_ptx(), err)) &&
-              sc_ptx_print(pm, &out) && !out.oom && add_sites(res, err) && note_kernels(res, err);
+              sc_instr_declare_runtime(pm, runtime_ptx(), err) && sc_ptx_print(pm, &out) && !out.oom &&
+              add_sites(res, err) && note_kernels(res, err);
     if (ok)
         sc_ctx.next_site += res->n_sites;
     if (pm)
@@ -384,7 +401,7 @@ static const ScLinkInput *instrument_link(ScModuleRec *m, size_t *n)
         free_instr_link(m); /* a PTX input holds its own text, or NULL where it failed */
         return m->plan.link;
     }
-    m->instr_link[m->plan.n_link] = runtime_input();
+    m->instr_link[m->plan.n_link] = runtime_link_input();
     m->n_instr_link = m->plan.n_link + 1;
     m->instrumented = true;
     sc_vlog("scord: linked module instrumented: %u access sites in %u kernels\n", access, kernels);
@@ -392,17 +409,17 @@ static const ScLinkInput *instrument_link(ScModuleRec *m, size_t *n)
     return m->instr_link;
 }
 
-/* The PTX scord loads for a module: instrumented (defining the runtime, or only
- * declaring it for a unit of a link session that has it), or when it cannot be, the
- * plain PTX with the reason kept for the run summary. */
-static const char *instrument(ScModuleRec *m, bool define)
+/* The PTX scord loads for a module: instrumented, declaring the runtime (`whole`: a
+ * module of its own, not a unit of a link session), or when it cannot be, the plain
+ * PTX with the reason kept for the run summary. */
+static const char *instrument(ScModuleRec *m, bool whole)
 {
     if (!sc_ctx.detect || !sc_ctx.report)
         return m->plan.ptx;
     ScErr err = {0};
     ScInstrResult res = {0};
     pthread_mutex_lock(&sc_ctx.lock);
-    m->instr_ptx = instrument_text(m, m->plan.ptx, m->plan.ptx_len, define, &res, &err);
+    m->instr_ptx = instrument_text(m, m->plan.ptx, m->plan.ptx_len, whole, &res, &err);
     bool ok = m->instr_ptx != NULL;
     if (ok)
         m->instrumented = true;
@@ -442,32 +459,51 @@ static CUresult compile_ptx(const char *origin, const char *ptx, void **cubin)
     return sc_compile(origin, &in, 1, cubin);
 }
 
-/* What scord hands the driver for a module with PTX. The PTX is compiled here (or
- * its cubin taken from the disk cache), so that a rejection is seen at load time
- * even when the driver would load lazily and compile at the first launch, where no
- * fallback is possible; the driver then loads the cubin. Instrumented PTX the JIT
- * refuses is replaced by the plain PTX; plain PTX it refuses means the original
- * image (NULL, *result says why). When the compile fails for another reason (no
- * context could be made current for it), the PTX text goes to the load call as it
- * is. */
+/* Compiles instrumented inputs whose last is the runtime (runtime_link_input) into
+ * m->linked. A prebuilt runtime the driver refuses is replaced by its PTX, and once
+ * that links, no later module tries the prebuilt one. */
+static CUresult compile_instrumented(ScModuleRec *m, ScLinkInput *in, size_t n)
+{
+    CUresult r = sc_compile(m->origin, in, n, &m->linked);
+    if (r == CUDA_SUCCESS || !is_rejection(r) || in[n - 1].is_ptx)
+        return r;
+    CUresult refused = r;
+    in[n - 1] = runtime_input();
+    r = sc_compile(m->origin, in, n, &m->linked);
+    if (r == CUDA_SUCCESS && !__atomic_exchange_n(&runtime_cubin_refused, true, __ATOMIC_RELAXED))
+        sc_log("scord: the driver would not link scord's prebuilt device runtime (%s); it is compiled "
+               "from PTX with every module, which takes seconds each\n",
+               sc_cu_error(refused));
+    return r;
+}
+
+/* What scord hands the driver for a module with PTX: the cubin of its instrumented
+ * PTX and the runtime, compiled here (or taken from the disk cache), so that a
+ * rejection is seen at load time even when the driver would load lazily and compile
+ * at the first launch, where no fallback is possible. Instrumented PTX the JIT
+ * refuses is replaced by the plain PTX; plain PTX it refuses, or a compile that fails
+ * for another reason (no context could be made current for it), means the original
+ * image (NULL, *result says why). */
 static const void *compiled_image(ScModuleRec *m, CUresult *result)
 {
     const char *ptx = instrument(m, true);
-    if (sc_ctx.fault_reject_ptx)
-        ptx = FAULT_IMAGE;
-    CUresult r = compile_ptx(m->origin, ptx, &m->linked);
+    CUresult r;
+    if (sc_ctx.fault_reject_ptx) {
+        r = compile_ptx(m->origin, FAULT_IMAGE, &m->linked);
+    } else if (m->instrumented) {
+        ScLinkInput in[2] = {{true, (uint8_t *)ptx, strlen(ptx)}, runtime_link_input()};
+        r = compile_instrumented(m, in, 2);
+    } else {
+        r = compile_ptx(m->origin, ptx, &m->linked);
+    }
     if (r == CUDA_SUCCESS)
         return m->linked;
-    if (!is_rejection(r))
-        return ptx;
-    if (m->instrumented && !sc_ctx.fault_reject_ptx) {
+    if (m->instrumented && !sc_ctx.fault_reject_ptx && is_rejection(r)) {
         /* The program still runs from scord's loader, only unchecked. */
         drop_instrumentation(m, r);
         r = compile_ptx(m->origin, m->plan.ptx, &m->linked);
         if (r == CUDA_SUCCESS)
             return m->linked;
-        if (!is_rejection(r))
-            return m->plan.ptx;
     }
     *result = r;
     return NULL;
@@ -479,7 +515,7 @@ static const void *linked_image(ScModuleRec *m, CUresult *result)
 {
     size_t n;
     const ScLinkInput *in = instrument_link(m, &n);
-    CUresult r = sc_compile(m->origin, in, n, &m->linked);
+    CUresult r = m->instrumented ? compile_instrumented(m, m->instr_link, n) : sc_compile(m->origin, in, n, &m->linked);
     if (r != CUDA_SUCCESS && m->instrumented && is_rejection(r)) {
         drop_instrumentation(m, r);
         free_instr_link(m);

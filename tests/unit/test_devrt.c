@@ -191,71 +191,44 @@ TEST(assembles_alone)
     CHECK_INT(0, assemble("runtime_sm90.ptx", sc_devrt_ptx_sm90, sc_devrt_ptx_sm90_len, "sm_90"));
 }
 
-/* The caller's text with its `.extern .func NAME (...) ;` declarations of the runtime's
- * calls removed and the runtime's text (from its first line after .address_size) put
- * right after its header: what appending the runtime to a module amounts to. */
-static char *link_into(const char *caller, size_t len, size_t *out_len)
+/* Each prebuilt runtime is a relocatable CUDA ELF for its architecture (ELF64,
+ * ET_REL, EM_CUDA; the SM in bits 8-15 of e_flags as ptxas of CUDA 13 writes them, in
+ * bits 0-7 before),
+ * and links, as the
+ * driver links it, with a kernel that calls every function of devrt_abi.h
+ * (caller.ptx, nvcc's -rdc PTX with those functions .extern): so every cubin defines
+ * each call with the parameters the instrumenter passes. */
+TEST(prebuilt_runtimes_link_with_a_kernel)
 {
-    ScBuf b = {0};
-    const char *rt = strstr(sc_devrt_ptx, ".address_size 64\n");
-    const char *hdr = strstr(caller, ".address_size 64\n");
-    if (!rt || !hdr)
-        return NULL;
-    rt += strlen(".address_size 64\n");
-    hdr += strlen(".address_size 64\n");
-    sc_buf_append(&b, caller, (size_t)(hdr - caller));
-    sc_buf_append(&b, rt, strlen(rt));
-    for (const char *p = hdr; p < caller + len;) {
-        const char *eol = memchr(p, '\n', (size_t)(caller + len - p));
-        size_t n = eol ? (size_t)(eol - p) + 1 : (size_t)(caller + len - p);
-        if (strncmp(p, ".extern .func __scord_", 22) == 0) {
-            const char *end = strstr(p, "\n;\n");
-            if (!end) {
-                sc_buf_free(&b);
-                return NULL;
-            }
-            p = end + 3;
-            continue;
+    char caller[600];
+    path_in(caller, sizeof caller, "caller.ptx");
+    CHECK(sc_devrt_cubin_for(90) != NULL); /* the GPUs scord is made for */
+    CHECK(sc_devrt_cubin_for(91) == NULL);
+    int n = 0;
+    for (const ScDevrtCubin *c = sc_devrt_cubins; c->sm; c++, n++) {
+        const unsigned char *e = c->data;
+        size_t len = (size_t)(c->end - c->data);
+        CHECK(len > 64 && memcmp(e, "\177ELF", 4) == 0 && e[4] == 2 /* ELFCLASS64 */);
+        CHECK_INT(1, e[16] | e[17] << 8);   /* e_type ET_REL */
+        CHECK_INT(190, e[18] | e[19] << 8); /* e_machine EM_CUDA */
+        CHECK(e[49] == c->sm || e[48] == c->sm); /* e_flags: the SM (byte 0 before CUDA 13) */
+        char rt[600], obj[600], out[600], log[600], arch[16];
+        snprintf(arch, sizeof arch, "-arch=sm_%d", c->sm);
+        snprintf(rt, sizeof rt, "%s/runtime_sm%d.cubin", dir, c->sm);
+        snprintf(obj, sizeof obj, "%s/caller_sm%d.o", dir, c->sm);
+        snprintf(out, sizeof out, "%s/linked_sm%d.cubin", dir, c->sm);
+        snprintf(log, sizeof log, "%s/linked_sm%d.log", dir, c->sm);
+        char *ptxas[] = {(char *)ptxt_ptxas(), "-c", arch, caller, "-o", obj, NULL};
+        char *nvlink[] = {(char *)ptxt_nvlink(), arch, obj, rt, "-o", out, NULL};
+        int rc = ptxt_write_file(rt, (const char *)c->data, len) == 0 ? ptxt_run(ptxas, log) : -1;
+        rc = rc == 0 ? ptxt_run(nvlink, log) : rc;
+        if (rc != 0) {
+            printf("sm_%d: the caller did not link with the prebuilt runtime (%d)\n", c->sm, rc);
+            ptxt_print_log(log);
         }
-        sc_buf_append(&b, p, n);
-        p += n;
+        CHECK_INT(0, rc);
     }
-    if (b.oom) {
-        sc_buf_free(&b);
-        return NULL;
-    }
-    *out_len = b.len;
-    return sc_buf_take(&b);
-}
-
-TEST(assembles_linked_into_a_kernel)
-{
-    char path[600];
-    path_in(path, sizeof path, "caller.ptx");
-    size_t len = 0;
-    char *caller = ptxt_read_file(path, &len);
-    CHECK(caller != NULL);
-    if (!caller)
-        return;
-    CHECK(strstr(caller, ".extern .func __scord_access") != NULL);
-    size_t n = 0;
-    char *linked = link_into(caller, len, &n);
-    CHECK(linked != NULL);
-    if (linked) {
-        CHECK(strstr(linked, ".extern") == NULL);
-        ScErr err = {0};
-        ScPtxModule *m = sc_ptx_parse(linked, n, "linked.ptx", &err);
-        CHECK(m != NULL);
-        if (m) {
-            CHECK(sc_ptx_find_func(m, "sc_devrt_caller") != NULL);
-            CHECK(sc_ptx_find_func(m, "__scord_access")->has_body);
-            sc_ptx_module_free(m);
-        }
-        CHECK_INT(0, assemble("linked.ptx", linked, n, "sm_75"));
-        CHECK_INT(0, assemble("linked.ptx", linked, n, "sm_90"));
-    }
-    free(linked);
-    free(caller);
+    CHECK(n >= 1);
 }
 
 /* "{56, 0, 0, 0, 0, ...}": the initializer of a .b8 array of `size` bytes, read back
@@ -569,7 +542,7 @@ int main(void)
     RUN(defines_every_abi_call_with_its_parameters);
     RUN(declares_only_scord_names);
     RUN(assembles_alone);
-    RUN(assembles_linked_into_a_kernel);
+    RUN(prebuilt_runtimes_link_with_a_kernel);
     RUN(nvcc_lays_out_the_state_as_the_host_does);
     RUN(record_keys);
     RUN(cache_tags);
