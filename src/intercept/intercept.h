@@ -137,11 +137,33 @@ void *sc_driver_real(const char *symbol);
 void *sc_driver_sym(const char *symbol);
 /* The C library's dlsym, not scord's (RTLD_NEXT: the next object after libscord.so). */
 void *sc_real_dlsym(void *handle, const char *name);
-/* NVRTC programs compiled to machine code (intercept_nvrtc.c): scord's wrapper for an
- * NVRTC entry point a dlsym found at `found` (NULL: none for that name), and the PTX
- * twin of the cubin with SHA-256 `hash` one of them produced (malloc'd; NULL: none). */
+/* Compilers a program drives while it runs: scord's wrapper for an entry point of NVRTC
+ * (intercept_nvrtc.c) or nvJitLink (intercept_nvjitlink.c) that a dlsym found at `found`
+ * (NULL: none for that name). */
 void *sc_nvrtc_wrapper(const char *name, void *found);
-char *sc_nvrtc_twin_for(const uint8_t hash[32]);
+void *sc_nvjitlink_wrapper(const char *name, void *found);
+
+/* PTX twins of the cubins those compilers made (intercept_twin.c): `from` says where the
+ * PTX comes from, for the run summary (a string that lives as long as the process). */
+void sc_twin_add(const uint8_t hash[32], const char *ptx, const char *from);
+/* The twin of the cubin with SHA-256 `hash` (malloc'd, *from set; NULL: none). */
+char *sc_twin_for(const uint8_t hash[32], const char **from);
+
+/* The entry points of a compiler library the program opened itself, found from the
+ * first of its symbols scord's dlsym looked up. A program that opens a second,
+ * different library of the same API gets that one's symbols unwrapped (`mixed`): a
+ * handle of one library must never reach another's functions. */
+typedef struct ScOpenedApi {
+    const char *const *names; /* the entry points scord wraps, by index */
+    void *fn[12];
+    void *lib;  /* the library's handle (dlopen RTLD_NOLOAD); NULL: not known yet */
+    bool mixed;
+} ScOpenedApi;
+/* The library's entry point `which` (NULL: not known yet, or the library lacks it). */
+void *sc_opened_real(ScOpenedApi *api, int which);
+/* Whether a dlsym that found entry point `which` at `found` gets scord's wrapper: the
+ * first library seen is the API's, and `found` must be its own. */
+bool sc_opened_takes(ScOpenedApi *api, int which, void *found);
 
 /* Adds device memory to the allocation table and, when detecting, gives it shadow
  * (intercept_launch.c). */

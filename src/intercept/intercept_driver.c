@@ -216,11 +216,13 @@ SC_EXPORT void *dlsym(void *handle, const char *name)
 {
     ScDlsym real = real_dlsym();
     const ScHook *h = hook_by_symbol(name);
-    /* NVRTC, for programs that open it themselves (intercept_nvrtc.c). Not for RTLD_NEXT,
-     * whose answer depends on the caller: it stays a tail call below. */
-    if (!h && handle != RTLD_NEXT && strncmp(name, "nvrtc", 5) == 0) {
+    /* NVRTC and nvJitLink, for programs that open them themselves (intercept_nvrtc.c,
+     * intercept_nvjitlink.c). Not for RTLD_NEXT, whose answer depends on the caller: it
+     * stays a tail call below. */
+    bool nvrtc = strncmp(name, "nvrtc", 5) == 0, nvjitlink = strncmp(name, "nvJitLink", 9) == 0;
+    if (!h && handle != RTLD_NEXT && (nvrtc || nvjitlink)) {
         void *found = real(handle, name);
-        void *wrapper = found ? sc_nvrtc_wrapper(name, found) : NULL;
+        void *wrapper = !found ? NULL : nvrtc ? sc_nvrtc_wrapper(name, found) : sc_nvjitlink_wrapper(name, found);
         return wrapper ? wrapper : found;
     }
     if (!h)

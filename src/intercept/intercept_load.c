@@ -100,8 +100,8 @@ static void plan_twin(ScLoadPlan *plan, const void *image, size_t avail)
     uint8_t hash[SC_SHA256_LEN];
     if (!sc_plan_cubin_hash(image, avail, hash))
         return;
-    const char *from = "the PTX of the NVRTC program that made it";
-    char *twin = sc_nvrtc_twin_for(hash);
+    const char *from = NULL;
+    char *twin = sc_twin_for(hash, &from);
     if (!twin && sc_ctx.triton_ptx) {
         from = "the PTX Triton made it from (Triton's cache)";
         twin = triton_twin_for(hash);

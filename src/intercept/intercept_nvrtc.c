@@ -25,34 +25,20 @@ typedef nvrtcResult (*DestroyFn)(nvrtcProgram *);
 
 /* NVRTC's own entry points, in two tables. `linked`: the next object after libscord.so
  * that exports them (a program linked with -lnvrtc), for calls of the names libscord.so
- * exports. `opened`: the library a program opened itself (CuPy, cuda-python), found from
- * the first NVRTC symbol scord's dlsym looked up, for calls of the wrappers that dlsym
- * hands out. A program that opens a second, different NVRTC library gets that one's
- * symbols unwrapped: a program handle must never reach another library's functions. */
+ * exports. `opened`: the library a program opened itself (CuPy, cuda-python), for calls
+ * of the wrappers that scord's dlsym hands out (intercept_twin.c). */
 enum { CREATE, ADD_NAME, COMPILE, GET_CUBIN, DESTROY, GET_CUBIN_SIZE, GET_PTX_SIZE, GET_PTX, N_REAL };
 static const char *const real_names[N_REAL] = {
     "nvrtcCreateProgram", "nvrtcAddNameExpression", "nvrtcCompileProgram", "nvrtcGetCUBIN",
     "nvrtcDestroyProgram", "nvrtcGetCUBINSize", "nvrtcGetPTXSize", "nvrtcGetPTX",
 };
 
-typedef struct NvrtcApi {
-    void *fn[N_REAL];
-    void *lib; /* opened: the library's handle (dlopen RTLD_NOLOAD); NULL: not known yet */
-} NvrtcApi;
-
-static NvrtcApi linked, opened;
+typedef ScOpenedApi NvrtcApi;
+static NvrtcApi linked = {.names = real_names, .lib = RTLD_NEXT}, opened = {.names = real_names};
 
 static void *real(NvrtcApi *api, int which)
 {
-    void *p = __atomic_load_n(&api->fn[which], __ATOMIC_ACQUIRE);
-    if (!p) {
-        void *lib = __atomic_load_n(&api->lib, __ATOMIC_ACQUIRE);
-        p = api == &linked ? sc_real_dlsym(RTLD_NEXT, real_names[which])
-            : lib            ? sc_real_dlsym(lib, real_names[which])
-                             : NULL;
-        __atomic_store_n(&api->fn[which], p, __ATOMIC_RELEASE);
-    }
-    return p;
+    return sc_opened_real(api, which);
 }
 
 /* What a twin needs of a program: what it was created from and the name expressions
@@ -68,16 +54,8 @@ typedef struct NvrtcProgram {
     struct NvrtcProgram *next;
 } NvrtcProgram;
 
-/* A cubin a program got, by the hash of its bytes, and its twin's PTX. */
-typedef struct NvrtcCubin {
-    uint8_t hash[SC_SHA256_LEN];
-    char *ptx;
-    struct NvrtcCubin *next;
-} NvrtcCubin;
-
 static pthread_mutex_t nvrtc_lock = PTHREAD_MUTEX_INITIALIZER;
 static NvrtcProgram *programs;
-static NvrtcCubin *cubins;
 
 static char *dup_or_null(const char *s)
 {
@@ -242,19 +220,13 @@ static nvrtcResult get_cubin_with(NvrtcApi *api, nvrtcProgram prog, char *cubin)
     size_t size = 0;
     if (r != NVRTC_SUCCESS || !cubin || !get_size || get_size(prog, &size) != NVRTC_SUCCESS || !size)
         return r;
-    NvrtcCubin *c = calloc(1, sizeof *c);
-    if (!c)
-        return r;
-    sc_sha256(cubin, size, c->hash);
+    uint8_t hash[SC_SHA256_LEN];
+    sc_sha256(cubin, size, hash);
     pthread_mutex_lock(&nvrtc_lock);
     NvrtcProgram *p = find_program(prog);
-    if (p && p->ptx && (c->ptx = strdup(p->ptx))) {
-        c->next = cubins;
-        cubins = c;
-        c = NULL;
-    }
+    if (p && p->ptx)
+        sc_twin_add(hash, p->ptx, "the PTX of the NVRTC program that made it");
     pthread_mutex_unlock(&nvrtc_lock);
-    free(c);
     return r;
 }
 
@@ -332,13 +304,6 @@ static nvrtcResult opened_destroy(nvrtcProgram *prog)
     return destroy_with(&opened, prog);
 }
 
-/* The library that holds `fn`, opened again without loading anything (NULL: none). */
-static void *library_of(void *fn)
-{
-    Dl_info info;
-    return dladdr(fn, &info) && info.dli_fname ? dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD) : NULL;
-}
-
 void *sc_nvrtc_wrapper(const char *name, void *found)
 {
     static void *const wrappers[] = {
@@ -349,7 +314,6 @@ void *sc_nvrtc_wrapper(const char *name, void *found)
         (void *)nvrtcCreateProgram, (void *)nvrtcAddNameExpression, (void *)nvrtcCompileProgram,
         (void *)nvrtcGetCUBIN, (void *)nvrtcDestroyProgram,
     };
-    static bool mixed;
     int which = -1;
     for (int i = 0; i < (int)SC_ARRAY_LEN(wrappers); i++)
         if (strcmp(name, real_names[i]) == 0)
@@ -357,28 +321,5 @@ void *sc_nvrtc_wrapper(const char *name, void *found)
     /* A lookup in the global scope finds libscord.so's own name first. */
     if (which < 0 || found == exported[which])
         return NULL;
-    void *lib = library_of(found);
-    pthread_mutex_lock(&nvrtc_lock);
-    if (!opened.lib && lib && !mixed) {
-        __atomic_store_n(&opened.lib, lib, __ATOMIC_RELEASE);
-        lib = NULL;
-    } else if (lib != opened.lib) {
-        mixed = true;
-    }
-    bool wrap = !mixed && found == real(&opened, which);
-    pthread_mutex_unlock(&nvrtc_lock);
-    if (lib)
-        dlclose(lib); /* a second reference to a library already known, or another's */
-    return wrap ? wrappers[which] : NULL;
-}
-
-char *sc_nvrtc_twin_for(const uint8_t hash[SC_SHA256_LEN])
-{
-    char *ptx = NULL;
-    pthread_mutex_lock(&nvrtc_lock);
-    for (NvrtcCubin *c = cubins; c && !ptx; c = c->next)
-        if (memcmp(c->hash, hash, SC_SHA256_LEN) == 0)
-            ptx = strdup(c->ptx);
-    pthread_mutex_unlock(&nvrtc_lock);
-    return ptx;
+    return sc_opened_takes(&opened, which, found) ? wrappers[which] : NULL;
 }

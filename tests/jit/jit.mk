@@ -10,3 +10,9 @@ UNIT_TESTS += test_triton
 $(BUILD)/tests/test_triton: tests/jit/test_triton.sh
 	@mkdir -p $(@D)
 	cp $< $@ && chmod +x $@
+# test_nvjitlink: a cubin a program linked from one PTX input with nvJitLink is checked
+# through that PTX.
+UNIT_TESTS += test_nvjitlink
+$(BUILD)/tests/test_nvjitlink: tests/jit/test_nvjitlink.sh
+	@mkdir -p $(@D)
+	cp $< $@ && chmod +x $@

@@ -2,7 +2,8 @@
 info) stages values in shared memory and reads the value staged 32 places on, in another
 warp, after cuda.syncthreads(). The race tags sit in Python comments after
 `//`, where the suite's parser looks for them. Where Numba does not import, or its CUDA
-target does not compile (numba-cuda 0.30.4 with numpy 2.5: no np.row_stack), it says SKIP.
+target does not compile, it says SKIP (numba-cuda 0.30.4 with numpy 2.5 needs the
+np.row_stack alias put back, below).
 // SCORD-CATEGORY: 14
 // SCORD-EXPECT: no race
 """
@@ -10,6 +11,11 @@ import sys
 
 try:
     import numpy as np
+
+    # numba-cuda 0.30.4 registers an overload of np.row_stack, an alias of np.vstack
+    # that numpy 2.5 removed: without it the CUDA target does not compile at all.
+    if not hasattr(np, "row_stack"):
+        np.row_stack = np.vstack
     from numba import cuda
 except Exception as e:  # noqa: BLE001 - Numba missing or broken: the runner skips the program
     print(f"SKIP: Numba does not import ({type(e).__name__}: {e})")
