@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_triton.sh: a cubin whose bytes are those of a cubin in Triton's cache, where
 # Triton keeps the PTX it made it from beside it (<name>.cubin, <name>.ptx), is checked
-# through that PTX with --triton-ptx (src/intercept/intercept_triton.c). The cache is made here as Triton
+# through that PTX unless --triton-ptx false (src/intercept/intercept_triton.c). The cache is made here as Triton
 # makes it: PTX, then ptxas. There is no GPU: the program loads the cubin through the
 # toolkit's stub driver, which refuses it, and scord's line for the module says it had
 # PTX to offer. A cubin whose PTX is not in the cache, or a cache folder others may
@@ -62,9 +62,9 @@ fi
 chmod 755 "$work/cache" "$work/cache"/*
 export LD_LIBRARY_PATH="$work/driver${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 cp "$work/cache/f00d/add_one.cubin" "$work/add_one.cubin"
-TRITON_CACHE_DIR="$work/cache" "$scord" "$work/load" "$work/add_one.cubin" >"$work/off" 2>"$work/off.err"
-check "without --triton-ptx the cubin is the program's own" test "$(grep -c "rejected scord's PTX" "$work/off.err")" -eq 0
-TRITON_CACHE_DIR="$work/cache" "$scord" --triton-ptx true "$work/load" "$work/add_one.cubin" \
+TRITON_CACHE_DIR="$work/cache" "$scord" --triton-ptx false "$work/load" "$work/add_one.cubin" >"$work/off" 2>"$work/off.err"
+check "with --triton-ptx false the cubin is the program's own" test "$(grep -c "rejected scord's PTX" "$work/off.err")" -eq 0
+TRITON_CACHE_DIR="$work/cache" "$scord" "$work/load" "$work/add_one.cubin" \
     "$work/cache/beef/add_two.cubin" >"$work/out" 2>"$work/err"
 check "the program loads both cubins" test "$(grep -c "cuModuleLoadData" "$work/out")" -eq 2
 check "the cached cubin gets the PTX Triton made it from" \
@@ -72,7 +72,7 @@ check "the cached cubin gets the PTX Triton made it from" \
 check "a cubin whose PTX the cache lacks gets none" \
     test "$(grep -c "module 2 .*rejected scord's PTX" "$work/err")" -eq 0
 chmod 777 "$work/cache/f00d"
-TRITON_CACHE_DIR="$work/cache" "$scord" --triton-ptx true "$work/load" "$work/add_one.cubin" >"$work/out2" 2>"$work/err2"
+TRITON_CACHE_DIR="$work/cache" "$scord" "$work/load" "$work/add_one.cubin" >"$work/out2" 2>"$work/err2"
 check "a cache folder others may write is not used" \
     test "$(grep -c "rejected scord's PTX" "$work/err2")" -eq 0
 report

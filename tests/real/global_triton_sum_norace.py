@@ -1,11 +1,10 @@
 """global_triton_sum_norace.py: a Triton kernel (Python; Triton makes its PTX, ptxas the cubin it
 loads, and its cache keeps both) in which every program instance sums its block of the
 input and adds the sum to one slot with an atomic add. scord checks it
-through the PTX in Triton's cache (--triton-ptx true). Without Triton, or where it cannot
+through the PTX in Triton's cache. Without Triton, or where it cannot
 compile for the GPU, the program says SKIP.
 // SCORD-CATEGORY: 14
 // SCORD-EXPECT: no race
-// SCORD-OPTIONS: --triton-ptx true
 """
 import sys
 

@@ -1,12 +1,11 @@
 """global_triton_sum_race.py: a Triton kernel (Python; Triton makes its PTX, ptxas the cubin it
 loads, and its cache keeps both) in which every program instance sums its block of the
 input and stores the sum to one shared slot: the programs' stores race (unsynchronized_blocks). scord checks it
-through the PTX in Triton's cache (--triton-ptx true). Without Triton, or where it cannot
+through the PTX in Triton's cache. Without Triton, or where it cannot
 compile for the GPU, the program says SKIP.
 // SCORD-CATEGORY: 14
 // SCORD-EXPECT: 1 race
 // SCORD-CAUSE: A unsynchronized_blocks
-// SCORD-OPTIONS: --triton-ptx true
 """
 import sys
 
