@@ -107,6 +107,7 @@ class Program:
     category: int = 0
     run_args: list = field(default_factory=list)
     scord_options: list = field(default_factory=list)  # SCORD-OPTIONS: scord's own, before the program
+    no_ptx_ok: bool = False  # SCORD-UNCHECKED: no-ptx: modules with no PTX (a library's) may stay unchecked
     requires: str = ""
     expect_count: int = -1
     races: dict = field(default_factory=dict)   # rid -> Expected
@@ -164,6 +165,11 @@ def parse_program(name, text, source=None, require_causes=True):
                     err(f"{where}: SCORD-OPTIONS must be scord options (--name value ...), not '{value}'")
                 else:
                     prog.scord_options = words
+            elif key == "UNCHECKED":
+                if value != "no-ptx":
+                    err(f"{where}: SCORD-UNCHECKED must be 'no-ptx', not '{value}'")
+                else:
+                    prog.no_ptx_ok = True
             elif key == "REQUIRES":
                 if not re.fullmatch(r"sm_\d+[a-z]?", value):
                     err(f"{where}: SCORD-REQUIRES must name an architecture like sm_90, not '{value}'")
@@ -176,7 +182,7 @@ def parse_program(name, text, source=None, require_causes=True):
                     prog.category = int(value)
             else:
                 err(f"{where}: unknown directive SCORD-{key} "
-                    "(known: RUN, OPTIONS, REQUIRES, EXPECT, CAUSE, CATEGORY)")
+                    "(known: RUN, OPTIONS, UNCHECKED, REQUIRES, EXPECT, CAUSE, CATEGORY)")
             continue
         if "rs_done()" in line or '"DONE' in line:
             prog.prints_done = True
@@ -639,10 +645,22 @@ UNCHECKED_MODULE_RE = re.compile(r"^scord:   module \d+ \(.*?\) (?:loaded uninst
                                  re.MULTILINE)
 
 
-def unchecked_modules(stderr):
+INSTRUMENTED_RE = re.compile(r"^scord: \d+ modules?: \d+ loaded from scord's PTX \((\d+) instrumented\)", re.MULTILINE)
+
+
+def unchecked_modules(stderr, no_ptx_ok=False):
     """The summary lines of the modules a scord run left unchecked: a program whose
-    output matches only because scord ran it uninstrumented has not passed."""
-    return UNCHECKED_MODULE_RE.findall(stderr)
+    output matches only because scord ran it uninstrumented has not passed. With
+    no_ptx_ok (SCORD-UNCHECKED: no-ptx: a library's machine code, PyTorch's own kernels)
+    modules that hold no PTX do not count, but then one module at least must have been
+    instrumented (the program's own), else the summary line counts."""
+    lines = UNCHECKED_MODULE_RE.findall(stderr)
+    if not no_ptx_ok:
+        return lines
+    instrumented = INSTRUMENTED_RE.search(stderr)
+    if not instrumented or int(instrumented.group(1)) == 0:
+        return lines or ["scord:   no module instrumented"]
+    return [u for u in lines if not re.search(r"no PTX", u)]
 
 
 def nvcc():
@@ -738,7 +756,7 @@ def run_program(prog, args, env_info, logs, budget):
     tool = {"output": "same" if scord.stdout == native.stdout else "differs"}
     if scord.status != "ok":
         problems.append(f"scord run: {scord.status}")
-    unchecked = unchecked_modules(scord.stderr)
+    unchecked = unchecked_modules(scord.stderr, prog.no_ptx_ok)
     if unchecked:
         tool["unchecked_modules"] = unchecked
         problems.append(f"scord left {len(unchecked)} module(s) unchecked ({unchecked[0].split(': ', 2)[-1]})")
@@ -1367,6 +1385,16 @@ def self_test():
     check(len(unchecked_modules(summary)) == 2 and unchecked_modules(summary)[0].endswith("(CUDA_ERROR_INVALID_PTX)"),
           f"modules left unchecked are found in the summary: {unchecked_modules(summary)}")
     check(unchecked_modules(summary.split("\n")[0]) == [], "a summary with nothing unchecked names no module")
+    torch_like = ("scord: 2 modules: 1 loaded from scord's PTX (1 instrumented), 1 unchecked (no PTX), "
+                  "0 fell back to the original code; 2 kernel launches (1 checked)\n"
+                  "scord:   module 1 (cuLibraryLoadData, fat binary wrapper: sm_90 ELF) unchecked: it holds no PTX "
+                  "that a compute_90 device can JIT\n")
+    check(unchecked_modules(torch_like, no_ptx_ok=True) == [] and len(unchecked_modules(torch_like)) == 1,
+          "SCORD-UNCHECKED: no-ptx excuses a library's machine code, and only with it")
+    check(unchecked_modules(torch_like.replace("(1 instrumented)", "(0 instrumented)"), no_ptx_ok=True) != [],
+          "but not when nothing was instrumented")
+    check(parse_program("x", "// SCORD-UNCHECKED: no-ptx\n").no_ptx_ok and
+          parse_program("x", "// SCORD-UNCHECKED: all\n").errors != [], "SCORD-UNCHECKED takes only no-ptx")
     good = parse_program("demo_race", SELF_TEST_GOOD)
     check(good.errors == [], f"good program parses without errors: {good.errors}")
     check(good.expect_count == 3 and good.category == 1, "header EXPECT and CATEGORY")
