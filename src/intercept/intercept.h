@@ -86,6 +86,7 @@ typedef struct ScCtx {
     unsigned long checked_launches;
     uint64_t unchecked_accesses, unchecked_blocks;
     uint64_t unsplit_accesses; /* not checked: the split pool ran out */
+    uint64_t capture_allocs;   /* stream-ordered allocations made during a stream capture: not tracked */
     uint64_t async_unfollowed; /* cp.async copies whose completion was not checked */
     uint32_t next_site;   /* site ids are unique in the process */
     /* The SC_ABI_INFO of every access site, by id (0 for other sites): the device

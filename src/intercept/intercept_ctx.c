@@ -353,6 +353,10 @@ static void finish(bool stopped)
                    "byte and no split group was left (the device could not give one per word, "
                    "or the words were in cached chunks: the pool had %u)\n",
                    (unsigned long long)sc_ctx.unsplit_accesses, sc_ctx.rt.split_cap);
+        if (sc_ctx.capture_allocs)
+            sc_log("scord: %llu stream-ordered allocations made while their stream was captured into "
+                   "a graph were not tracked (graph launches are not checked yet)\n",
+                   (unsigned long long)sc_ctx.capture_allocs);
         if (sc_ctx.async_unfollowed)
             sc_log("scord: %llu cp.async copies were checked as issued but not as completed: "
                    "their threads had %u copies pending already\n",

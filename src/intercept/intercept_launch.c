@@ -128,11 +128,25 @@ CUresult on_cuMemAllocManaged(ScReal_cuMemAllocManaged real, CUdeviceptr *ptr, s
     return r;
 }
 
+/* A stream-ordered allocation. One made on a stream that is being captured is a graph
+ * memory node, whose memory exists when the graph runs: it is not tracked (graph launches
+ * are not checked), and scord makes no driver call for it, since its allocation and
+ * copies would be refused during the capture and invalidate it. Counted for the run
+ * summary. */
+static void track_async_alloc(CUresult r, const CUdeviceptr *ptr, uint64_t size, CUstream stream)
+{
+    if (r == CUDA_SUCCESS && ptr && sc_ctx.detect && sc_rt_stream_capturing(stream)) {
+        __atomic_fetch_add(&sc_ctx.capture_allocs, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    track_alloc(r, ptr, size, SC_ALLOC_ASYNC);
+}
+
 CUresult on_cuMemAllocAsync(ScReal_cuMemAllocAsync real, CUdeviceptr *ptr, size_t size,
                             CUstream stream)
 {
     CUresult r = real(ptr, size, stream);
-    track_alloc(r, ptr, size, SC_ALLOC_ASYNC);
+    track_async_alloc(r, ptr, size, stream);
     return r;
 }
 
@@ -140,7 +154,7 @@ CUresult on_cuMemAllocFromPoolAsync(ScReal_cuMemAllocFromPoolAsync real, CUdevic
                                     size_t size, CUmemoryPool pool, CUstream stream)
 {
     CUresult r = real(ptr, size, pool, stream);
-    track_alloc(r, ptr, size, SC_ALLOC_ASYNC);
+    track_async_alloc(r, ptr, size, stream);
     return r;
 }
 

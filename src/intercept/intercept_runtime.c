@@ -655,6 +655,14 @@ static void runtime_off_end(CUresult launch_result, CUstream stream)
     pthread_mutex_unlock(&sc_ctx.launch_lock);
 }
 
+bool sc_rt_stream_capturing(CUstream stream)
+{
+    ScDrvLaunch dl;
+    CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+    return !launch_driver(&dl) || !dl.stream_is_capturing || dl.stream_is_capturing(stream, &capture) != CUDA_SUCCESS ||
+           capture != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
 bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned block[3],
                         unsigned shmem, CUstream stream, bool programmatic, ScLaunchCheck *chk)
 {
@@ -666,9 +674,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     sc_track_pending_globals();
     /* A launch into a capturing stream becomes a graph node: it runs later, with
      * graph launches, and a synchronize now would invalidate the capture. */
-    CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
-    if (!dl.stream_is_capturing || dl.stream_is_capturing(stream, &capture) != CUDA_SUCCESS ||
-        capture != CU_STREAM_CAPTURE_STATUS_NONE)
+    if (sc_rt_stream_capturing(stream))
         return not_checked();
     ScKernelCode code = {0};
     CUdeviceptr var = state_var(&dl, &f, &code);

@@ -95,6 +95,11 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
 /* Waits for the launch, reads its races back and reports them. */
 void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream stream);
 
+/* Whether work on the stream is being captured into a graph (or the driver cannot
+ * say): scord then makes no driver call of its own for it, which could invalidate the
+ * capture. */
+bool sc_rt_stream_capturing(CUstream stream);
+
 /* Graph launches are not checked yet: their kernels find the runtime disabled, and
  * the launch is waited for so that no checked launch overlaps it. begin returns
  * whether end must be called. */

@@ -1,6 +1,8 @@
 // graph.cu: CUDA graphs: one captured from a stream (several kernels), one built
 // explicitly with a memset node and kernel nodes, each launched several times, one
-// kernel node's arguments updated between launches.
+// kernel node's arguments updated between launches, and one captured with a
+// stream-ordered allocation and free in it (graph memory nodes), which scord must not
+// track with driver calls of its own while the capture lasts.
 #include "pt_rt.h"
 
 enum { N = 1u << 18, GRID = 64, BLOCK = 256 };
@@ -125,6 +127,28 @@ int main()
         want[i] = pt_mix32(9);
     check("built graph updated", b, want);
 
+    // Captured graph with a scratch buffer allocated and freed inside it: fill it with
+    // seed 11, add 1, copy it to b; launched twice.
+    cudaGraph_t with_alloc;
+    PT_RT(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    unsigned *scratch;
+    PT_RT(cudaMallocAsync(&scratch, N * sizeof *scratch, s));
+    fill<<<GRID, BLOCK, 0, s>>>(scratch, N, 11);
+    add<<<GRID, BLOCK, 0, s>>>(scratch, N, 1);
+    PT_RT(cudaMemcpyAsync(b, scratch, N * sizeof *scratch, cudaMemcpyDeviceToDevice, s));
+    PT_RT(cudaFreeAsync(scratch, s));
+    PT_RT(cudaStreamEndCapture(s, &with_alloc));
+    cudaGraphExec_t alloc_exec;
+    PT_RT(cudaGraphInstantiate(&alloc_exec, with_alloc, 0));
+    PT_RT(cudaGraphLaunch(alloc_exec, s));
+    PT_RT(cudaGraphLaunch(alloc_exec, s));
+    PT_RT(cudaStreamSynchronize(s));
+    for (unsigned i = 0; i < N; i++)
+        want[i] = pt_mix32(i ^ 11u) + 1;
+    check("captured graph with an allocation x2", b, want);
+
+    PT_RT(cudaGraphExecDestroy(alloc_exec));
+    PT_RT(cudaGraphDestroy(with_alloc));
     PT_RT(cudaGraphExecDestroy(captured_exec));
     PT_RT(cudaGraphExecDestroy(built_exec));
     PT_RT(cudaGraphDestroy(captured));
