@@ -47,7 +47,8 @@ typedef struct Link {
     char **opts;
     uint32_t n_inputs;
     Input *inputs;
-    bool other; /* an input scord cannot replay, or one it could not keep */
+    bool other;   /* an input scord cannot replay, or one it could not keep */
+    bool twinned; /* its cubin has its twin already (the program may take it twice) */
     struct Link *next;
 } Link;
 
@@ -100,8 +101,7 @@ static void note_input(nvJitLinkHandle handle, nvJitLinkInputType type, const vo
 }
 
 /* The PTX nvJitLink makes of a link of LTO-IR with its options and -lto -ptx (NULL where
- * it fails: the cubin then runs unchecked). Called outside link_lock, on a copy the
- * program's thread owns until it returns. */
+ * it fails: the cubin then runs unchecked). Called outside link_lock (twin_of). */
 static char *linked_ptx(const Link *l)
 {
     const char **opts = calloc(l->n_opts + 2, sizeof *opts);
@@ -141,17 +141,22 @@ static char *linked_ptx(const Link *l)
 }
 
 /* The twin of a link whose cubin the program got: its one PTX input, or the linked PTX
- * of LTO-IR inputs (malloc'd; NULL: none). */
+ * of LTO-IR inputs (malloc'd; NULL: none, or made already). nvJitLink's calls on one
+ * handle are not thread-safe, so the program's thread uses the handle for nothing else
+ * meanwhile: the copy of its record stays valid outside the lock. */
 static char *twin_of(nvJitLinkHandle handle)
 {
     pthread_mutex_lock(&link_lock);
     Link *l = find_link(handle);
+    if (l && l->twinned)
+        l = NULL;
+    else if (l)
+        l->twinned = true;
     bool all_ltoir = l && !l->other && l->n_inputs > 0;
     for (uint32_t i = 0; all_ltoir && i < l->n_inputs; i++)
         all_ltoir = l->inputs[i].ltoir;
     char *ptx = l && !l->other && l->n_inputs == 1 && !l->inputs[0].ltoir ? strdup((char *)l->inputs[0].data)
                                                                             : NULL;
-    /* The program's thread uses its handle for nothing else meanwhile. */
     Link copy = all_ltoir ? *l : (Link){0};
     pthread_mutex_unlock(&link_lock);
     return all_ltoir ? linked_ptx(&copy) : ptx;
