@@ -16,8 +16,9 @@
  * the rest is not.
  *
  * The inserted calls name the runtime's functions but do not declare them:
- * sc_instr_declare_runtime() declares them afterwards, and only then does the
- * module assemble (relocatable, to be linked with the runtime).
+ * sc_instr_declare_runtime() declares them afterwards (the module then assembles
+ * relocatable, to be linked with the runtime), or sc_instr_link_runtime() appends
+ * the runtime itself.
  */
 
 typedef struct ScInstrOpts {
@@ -149,6 +150,14 @@ void sc_instr_result_free(ScInstrResult *res);
  * Refuses (m untouched) a module that already uses the __scord_ prefix, and a
  * runtime with line information or a symbol outside the prefix. */
 bool sc_instr_declare_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *err);
+
+/* Appends the runtime itself to m instead: variables and prototypes go to the top of
+ * m, function bodies after m's last function, so that m compiles whole. The fallback
+ * for a module the prebuilt runtime does not link with: a kernel whose register limit
+ * (`.maxnreg`, or `.maxntid` with `.minnctapersm`) is below the cubin's 64 registers,
+ * whose callees a whole-module compile fits to that limit. The same checks and raise
+ * as sc_instr_declare_runtime. */
+bool sc_instr_link_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *err);
 
 /* Names for messages and dumps. */
 const char *sc_instr_site_kind_name(ScInstrSiteKind k);

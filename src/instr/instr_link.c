@@ -1,5 +1,6 @@
-/* instr_link.c: sc_instr_declare_runtime: declares the device runtime's variables and functions in an instrumented
- * module, which the link then joins with the runtime (its prebuilt cubin or its PTX). */
+/* instr_link.c: sc_instr_declare_runtime: declares the device runtime's variables and functions in a module or
+ * translation unit that the link joins with the runtime (its prebuilt cubin or its PTX); sc_instr_link_runtime:
+ * appends the runtime's PTX (variables, prototypes, functions) to a module that compiles whole instead. */
 #include "instr/instr_int.h"
 
 #include <stdlib.h>
@@ -45,7 +46,11 @@ static bool refuse_item(const ScPtxItem *it, ScErr *err, const char *why, const 
                       name ? " ('" : "", name ? name : "", name ? "')" : "");
 }
 
-/* The runtime's text, for the declarations made of its items. */
+/* Sorts the runtime's items into text to add: declarations (variables, then
+ * prototypes of functions defined elsewhere) and function definitions. The
+ * variables go first because sc_ptx_add_func places a body after the last
+ * function item, and a prototype among the variables would put the bodies
+ * before variables they use. */
 typedef struct Slices {
     const char *text;
     size_t len;
@@ -82,12 +87,15 @@ static bool extern_text(const ScPtxItem *it, const char *text, size_t from, size
     return true;
 }
 
-/* The declarations of the runtime's items: its variables and functions `.extern`,
- * and the prototypes of other modules' functions it calls (vprintf) that m does not
- * declare already. */
-static bool declare_items(const ScPtxModule *m, const ScPtxModule *rt, const Slices *sl, ScBuf *decls,
-                          ScBuf *protos, ScErr *err)
+static bool split_runtime(const ScPtxModule *m, const ScPtxModule *rt, const Slices *sl, bool define,
+                          ScBuf *decls, ScBuf *protos, const ScPtxItem ***funcs, size_t *n_funcs,
+                          ScErr *err)
 {
+    size_t n = 0;
+    for (const ScPtxItem *it = rt->first; it; it = it->next)
+        n++;
+    if (!(*funcs = calloc(n ? n : 1, sizeof **funcs)))
+        return sc_err_set(err, "out of memory");
     const char *text = sl->text;
     bool ok = true;
     for (const ScPtxItem *it = rt->first; it && ok; it = it->next) {
@@ -102,13 +110,16 @@ static bool declare_items(const ScPtxModule *m, const ScPtxModule *rt, const Sli
                 const char *body = memchr(text + from, '{', to - from);
                 if (!has_prefix(f->name))
                     ok = refuse_item(it, err, "a runtime function's name does not start with " PREFIX, f->name);
+                else if (define)
+                    (*funcs)[(*n_funcs)++] = it;
                 else if (!body)
                     ok = refuse_item(it, err, "a runtime function has no body to declare", f->name);
                 else
                     ok = extern_text(it, text, from, (size_t)(body - text), protos, err, f->name);
             } else {
-                /* A forward declaration of its own function is declared with its
-                 * definition; one of another module's (vprintf) is needed once. */
+                /* A forward declaration of its own function is re-made by
+                 * sc_ptx_add_func; one of another module's (vprintf) is
+                 * needed once. */
                 const ScPtxFunc *def = sc_ptx_find_func(rt, f->name);
                 if (!(def && def->has_body) && !sc_ptx_find_func(m, f->name))
                     sc_buf_append(protos, text + from, to - from);
@@ -121,7 +132,9 @@ static bool declare_items(const ScPtxModule *m, const ScPtxModule *rt, const Sli
                     ok = refuse_item(it, err, "a runtime variable's name does not start with " PREFIX
                                               " (string literals of printf make $str variables)",
                                      it->u.var.decls[i].name);
-            if (ok)
+            if (ok && define)
+                sc_buf_append(decls, text + from, to - from);
+            else if (ok)
                 ok = extern_text(it, text, from, to, decls, err, it->u.var.decls[0].name);
             break;
         case SC_PTX_ITEM_FILE:
@@ -133,8 +146,7 @@ static bool declare_items(const ScPtxModule *m, const ScPtxModule *rt, const Sli
             break;
         case SC_PTX_ITEM_PRAGMA:
         case SC_PTX_ITEM_UNKNOWN:
-            ok = refuse_item(it, err, "the runtime has a module-scope directive scord does not declare",
-                             it->u.text);
+            ok = refuse_item(it, err, "the runtime has a module-scope directive scord does not merge", it->u.text);
             break;
         }
     }
@@ -144,10 +156,10 @@ static bool declare_items(const ScPtxModule *m, const ScPtxModule *rt, const Sli
     return ok;
 }
 
-bool sc_instr_declare_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *err)
+static bool add_runtime(ScPtxModule *m, const char *runtime_ptx, bool define, ScErr *err)
 {
     if (!runtime_ptx)
-        return sc_err_set(err, "no device runtime PTX to declare");
+        return sc_err_set(err, "no device runtime PTX to link");
     if (!sc_instr_check_prefix(m, err))
         return false;
     Slices sl = {.text = runtime_ptx, .len = strlen(runtime_ptx)};
@@ -164,20 +176,45 @@ bool sc_instr_declare_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *er
         ok = sc_err_set(err, "%s: the module's .target names no sm_XX to raise to the runtime's sm_%u", file, rt_sm);
     if (ok && !(sl.starts = line_starts(runtime_ptx, sl.len, &sl.n_lines)))
         ok = sc_err_set(err, "out of memory");
-    ScBuf decls = {0}, protos = {0};
-    ok = ok && declare_items(m, rt, &sl, &decls, &protos, err);
+    ScBuf decls = {0}, protos = {0}, one = {0};
+    const ScPtxItem **funcs = NULL;
+    size_t n_funcs = 0;
+    ok = ok && split_runtime(m, rt, &sl, define, &decls, &protos, &funcs, &n_funcs, err);
     /* Everything is checked: from here on only running out of memory fails. */
     if (ok && decls.len)
         ok = sc_ptx_add_decls(m, decls.data, err);
+    for (size_t i = 0; ok && i < n_funcs; i++) {
+        size_t from, to;
+        item_text(&sl, funcs[i], &from, &to);
+        one.len = 0;
+        sc_buf_append(&one, runtime_ptx + from, to - from);
+        if (one.oom)
+            ok = sc_err_set(err, "out of memory");
+        else if (!sc_ptx_add_func(m, one.data, err))
+            ok = false;
+    }
     if (ok && rt_sm > m_sm)
         ok = sc_ptx_require_target(m, rt_sm, err);
     if (ok)
         sc_ptx_require_version(m, rt->version_major, rt->version_minor);
     if (!ok)
-        sc_err_wrap(err, "declaring the device runtime in %s: ", file);
+        sc_err_wrap(err, "%s the device runtime %s %s: ", define ? "linking" : "declaring",
+                    define ? "into" : "in", file);
     free(sl.starts);
+    sc_buf_free(&one);
     sc_buf_free(&decls);
     sc_buf_free(&protos);
+    free(funcs);
     sc_ptx_module_free(rt);
     return ok;
+}
+
+bool sc_instr_link_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *err)
+{
+    return add_runtime(m, runtime_ptx, true, err);
+}
+
+bool sc_instr_declare_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *err)
+{
+    return add_runtime(m, runtime_ptx, false, err);
 }

@@ -43,7 +43,9 @@ typedef struct ScModuleRec {
     ScLoadPlan plan;      /* what scord decided, and the PTX it loaded */
     bool loaded_ours;     /* the driver accepted scord's PTX */
     void *linked;         /* the cubin scord compiled or linked and loaded (kept for the driver) */
-    char *instr_ptx;      /* the instrumented PTX scord loaded (kept for the driver) */
+    char *instr_ptx;      /* the instrumented PTX scord loaded, declaring the runtime (kept for the driver) */
+    char *instr_body;     /* the same before the runtime was declared, for instr_whole */
+    char *instr_whole;    /* the same with the runtime appended: the fallback to compile whole */
     /* A linked plan's inputs as scord links them: each PTX input instrumented (owned),
      * the others as planned, and the device runtime last; NULL when not instrumented. */
     ScLinkInput *instr_link;

@@ -59,10 +59,6 @@ static ScLinkInput runtime_input(void)
     return (ScLinkInput){true, (uint8_t *)rt, strlen(rt)};
 }
 
-/* Set once the driver refused to link the prebuilt runtime (a driver older than the
- * toolkit scord was built with, say): later modules compile its PTX at once. */
-static bool runtime_cubin_refused;
-
 /* The runtime scord links a module it compiles itself with: the cubin the build made
  * for the device, whose link takes milliseconds where compiling the runtime's PTX took
  * seconds per module, or the PTX where there is none. Not for the program's own link
@@ -70,7 +66,7 @@ static bool runtime_cubin_refused;
 static ScLinkInput runtime_link_input(void)
 {
     const ScDevrtCubin *c = sc_devrt_cubin_for(sc_current_device_sm());
-    if (!c || __atomic_load_n(&runtime_cubin_refused, __ATOMIC_RELAXED))
+    if (!c)
         return runtime_input();
     return (ScLinkInput){false, (uint8_t *)c->data, (size_t)(c->end - c->data)};
 }
@@ -174,6 +170,8 @@ static void free_module(ScModuleRec *m)
     sc_plan_free(&m->plan);
     free(m->linked);
     free(m->instr_ptx);
+    free(m->instr_body);
+    free(m->instr_whole);
     for (size_t i = 0; i < m->n_globals; i++)
         free(m->globals[i]);
     free(m->globals);
@@ -337,19 +335,24 @@ static bool keep_globals(ScModuleRec *m, const ScPtxModule *pm, ScErr *err)
 }
 
 /* The instrumented text of one module or translation unit, declaring the runtime,
- * which the link adds as an input of its own (runtime_link_input). */
+ * which the link adds as an input of its own (runtime_link_input). For a whole
+ * module, the text before the declarations goes to *body (for whole_text). */
 static char *instrument_text(ScModuleRec *m, const char *ptx, size_t len, bool whole, ScInstrResult *res,
-                             ScErr *err)
+                             char **body, ScErr *err)
 {
-    ScBuf out = {0};
+    ScBuf out = {0}, before = {0};
     /* Not in a unit of a link (-rdc, cuLink): a function of another unit it calls may
      * issue copies that land after the caller's next barrier, which the unit's own
      * walk cannot see (instr_prune.c). */
     ScInstrOpts opts = {.site_base = sc_ctx.next_site, .prune = sc_ctx.prune && whole};
     ScPtxModule *pm = sc_ptx_parse(ptx, len, "module", err);
     bool ok = pm && keep_globals(m, pm, err) && sc_instr_module(pm, &opts, res, err) &&
+              (!body || (sc_ptx_print(pm, &before) && !before.oom)) &&
               sc_instr_declare_runtime(pm, runtime_ptx(), err) && sc_ptx_print(pm, &out) && !out.oom &&
               add_sites(res, err) && note_kernels(res, err);
+    if (ok && body)
+        *body = sc_buf_take(&before);
+    sc_buf_free(&before);
     if (ok)
         sc_ctx.next_site += res->n_sites;
     if (pm)
@@ -383,7 +386,7 @@ static const ScLinkInput *instrument_link(ScModuleRec *m, size_t *n)
         if (!in->is_ptx)
             continue;
         char *text = instrument_text(m, (const char *)in->data, strlen((const char *)in->data), false,
-                                     &res, &err);
+                                     &res, NULL, &err);
         m->instr_link[i].data = (uint8_t *)text;
         ok = text != NULL;
         if (ok) {
@@ -419,7 +422,7 @@ static const char *instrument(ScModuleRec *m, bool whole)
     ScErr err = {0};
     ScInstrResult res = {0};
     pthread_mutex_lock(&sc_ctx.lock);
-    m->instr_ptx = instrument_text(m, m->plan.ptx, m->plan.ptx_len, whole, &res, &err);
+    m->instr_ptx = instrument_text(m, m->plan.ptx, m->plan.ptx_len, whole, &res, whole ? &m->instr_body : NULL, &err);
     bool ok = m->instr_ptx != NULL;
     if (ok)
         m->instrumented = true;
@@ -459,22 +462,41 @@ static CUresult compile_ptx(const char *origin, const char *ptx, void **cubin)
     return sc_compile(origin, &in, 1, cubin);
 }
 
-/* Compiles instrumented inputs whose last is the runtime (runtime_link_input) into
- * m->linked. A prebuilt runtime the driver refuses is replaced by its PTX, and once
- * that links, no later module tries the prebuilt one. */
-static CUresult compile_instrumented(ScModuleRec *m, ScLinkInput *in, size_t n)
+/* The instrumented module with the runtime's PTX appended, to compile whole (NULL if
+ * it cannot be made; m keeps it). */
+static const char *whole_text(ScModuleRec *m)
 {
-    CUresult r = sc_compile(m->origin, in, n, &m->linked);
-    if (r == CUDA_SUCCESS || !is_rejection(r) || in[n - 1].is_ptx)
+    ScErr err = {0};
+    ScBuf out = {0};
+    ScPtxModule *pm = m->instr_body ? sc_ptx_parse(m->instr_body, strlen(m->instr_body), "module", &err) : NULL;
+    if (pm && sc_instr_link_runtime(pm, runtime_ptx(), &err) && sc_ptx_print(pm, &out) && !out.oom)
+        m->instr_whole = sc_buf_take(&out);
+    sc_buf_free(&out);
+    if (pm)
+        sc_ptx_module_free(pm);
+    return m->instr_whole;
+}
+
+/* Compiles a module's instrumented PTX, which declares the runtime, into m->linked:
+ * linked with the runtime (the prebuilt cubin for the device, else the runtime's
+ * PTX as an input of its own), or where the link is refused, whole with the runtime's
+ * PTX appended. The prebuilt cubin (64 registers) does not link into a kernel whose
+ * register limit is lower (`.maxnreg`, or `__launch_bounds__` with a minimum of
+ * blocks per SM: nvlink "calls function ... with regcount of 64"), nor does a runtime
+ * compiled apart; compiled whole, the runtime's functions fit each caller's limit. */
+static CUresult compile_instrumented(ScModuleRec *m, const char *ptx)
+{
+    ScLinkInput in[2] = {{true, (uint8_t *)ptx, strlen(ptx)}, runtime_link_input()};
+    CUresult r = sc_compile(m->origin, in, 2, &m->linked);
+    if (r == CUDA_SUCCESS || !is_rejection(r))
         return r;
-    CUresult refused = r;
-    in[n - 1] = runtime_input();
-    r = sc_compile(m->origin, in, n, &m->linked);
-    if (r == CUDA_SUCCESS && !__atomic_exchange_n(&runtime_cubin_refused, true, __ATOMIC_RELAXED))
-        sc_log("scord: the driver would not link scord's prebuilt device runtime (%s); it is compiled "
-               "from PTX with every module, which takes seconds each\n",
-               sc_cu_error(refused));
-    return r;
+    const char *whole = whole_text(m);
+    if (!whole)
+        return r;
+    sc_vlog("scord: %s: the module did not link with scord's device runtime (%s); compiling it whole with "
+            "the runtime's PTX\n",
+            m->origin, sc_cu_error(r));
+    return compile_ptx(m->origin, whole, &m->linked);
 }
 
 /* What scord hands the driver for a module with PTX: the cubin of its instrumented
@@ -488,14 +510,12 @@ static const void *compiled_image(ScModuleRec *m, CUresult *result)
 {
     const char *ptx = instrument(m, true);
     CUresult r;
-    if (sc_ctx.fault_reject_ptx) {
+    if (sc_ctx.fault_reject_ptx)
         r = compile_ptx(m->origin, FAULT_IMAGE, &m->linked);
-    } else if (m->instrumented) {
-        ScLinkInput in[2] = {{true, (uint8_t *)ptx, strlen(ptx)}, runtime_link_input()};
-        r = compile_instrumented(m, in, 2);
-    } else {
+    else if (m->instrumented)
+        r = compile_instrumented(m, ptx);
+    else
         r = compile_ptx(m->origin, ptx, &m->linked);
-    }
     if (r == CUDA_SUCCESS)
         return m->linked;
     if (m->instrumented && !sc_ctx.fault_reject_ptx && is_rejection(r)) {
@@ -509,13 +529,20 @@ static const void *compiled_image(ScModuleRec *m, CUresult *result)
     return NULL;
 }
 
-/* The cubin scord links for a linked plan, instrumented if it can be; instrumented
- * inputs the JIT refuses are linked again as planned, uninstrumented. */
+/* The cubin scord links for a linked plan, instrumented if it can be: with the
+ * prebuilt runtime, else (or where the link refuses it) with the runtime's PTX;
+ * instrumented inputs the JIT refuses are linked again as planned, uninstrumented. A
+ * unit's kernel whose register limit is below 64 refuses both (compile_instrumented):
+ * its plan then runs unchecked. */
 static const void *linked_image(ScModuleRec *m, CUresult *result)
 {
     size_t n;
     const ScLinkInput *in = instrument_link(m, &n);
-    CUresult r = m->instrumented ? compile_instrumented(m, m->instr_link, n) : sc_compile(m->origin, in, n, &m->linked);
+    CUresult r = sc_compile(m->origin, in, n, &m->linked);
+    if (r != CUDA_SUCCESS && m->instrumented && is_rejection(r) && !m->instr_link[n - 1].is_ptx) {
+        m->instr_link[n - 1] = runtime_input();
+        r = sc_compile(m->origin, m->instr_link, n, &m->linked);
+    }
     if (r != CUDA_SUCCESS && m->instrumented && is_rejection(r)) {
         drop_instrumentation(m, r);
         free_instr_link(m);

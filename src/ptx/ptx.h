@@ -324,6 +324,9 @@ const char *sc_ptx_fresh_label(ScPtxModule *m, ScErr *err);
 /* Adds module-scope declarations (variables, .func prototypes) after the
  * header, before every existing item. Fails if a name is already defined. */
 bool sc_ptx_add_decls(ScPtxModule *m, const char *ptx, ScErr *err);
+/* Adds a .func definition: its prototype goes after the header (so every
+ * existing function can call it), its body after the last function. */
+ScPtxFunc *sc_ptx_add_func(ScPtxModule *m, const char *ptx, ScErr *err);
 
 /* Raise, never lower: .version to at least major.minor, .target to at least
  * sm_SM (an arch-specific sm_90a already >= 90 is kept). */

@@ -386,13 +386,49 @@ bool sc_ptx_add_decls(ScPtxModule *m, const char *ptx, ScErr *err)
     for (const ScPtxItem *it = first; it; it = it->next) {
         bool decl = it->kind == SC_PTX_ITEM_VAR || (it->kind == SC_PTX_ITEM_FUNC && !it->u.func->has_body);
         if (!decl)
-            return sc_err_set(err, "inserted PTX:%u:%u: error: only variables and .func prototypes can be added",
+            return sc_err_set(err, "inserted PTX:%u:%u: error: only variables and .func prototypes can be added "
+                                   "here (add definitions with sc_ptx_add_func)",
                               it->pos.line, it->pos.col);
         if (!check_new_names(m, it, err))
             return false;
     }
     link_items(m, NULL, first, last);
     return true;
+}
+
+ScPtxFunc *sc_ptx_add_func(ScPtxModule *m, const char *ptx, ScErr *err)
+{
+    ScPtxItem *last;
+    ScPtxItem *def = sc_ptx_parse_items(m, ptx, err, &last);
+    if (!def) {
+        if (!err || !err->set)
+            sc_err_set(err, "no function to add");
+        return NULL;
+    }
+    if (def != last || def->kind != SC_PTX_ITEM_FUNC || !def->u.func->has_body || def->u.func->is_entry) {
+        sc_err_set(err, "sc_ptx_add_func takes exactly one .func definition with a body");
+        return NULL;
+    }
+    if (!check_new_names(m, def, err))
+        return NULL;
+    ScPtxFunc *f = def->u.func;
+    ScPtxItem *proto = sc_arena_alloc(&m->arena, sizeof *proto);
+    ScPtxFunc *pf = sc_arena_alloc(&m->arena, sizeof *pf);
+    if (!proto || !pf) {
+        sc_err_set(err, "out of memory");
+        return NULL;
+    }
+    *pf = *f;
+    pf->has_body = false;
+    pf->first = pf->last = NULL;
+    proto->kind = SC_PTX_ITEM_FUNC;
+    proto->u.func = pf;
+    link_items(m, NULL, proto, proto);
+    ScPtxItem *after = m->last;
+    while (after && after->kind != SC_PTX_ITEM_FUNC)
+        after = after->prev;
+    link_items(m, after ? after : m->last, def, def);
+    return f;
 }
 
 /* ---- version and target --------------------------------------------------- */

@@ -36,8 +36,7 @@ static void exercise_edits(ScPtxModule *m)
     }
     sc_ptx_add_decls(m, ".global .u64 __scord_fuzz_state;", &err);
     err = (ScErr){0};
-    sc_ptx_add_decls(m, ".extern .func __scord_fuzz_f();", &err);
-    err = (ScErr){0};
+    sc_ptx_add_func(m, ".func __scord_fuzz_f() { ret; }", &err);
     sc_ptx_require_version(m, 8, 0);
     err = (ScErr){0};
     sc_ptx_require_target(m, 90, &err);

@@ -455,6 +455,43 @@ static int count(const char *hay, const char *needle)
     return n;
 }
 
+static char *link_text(const char *user, const char *runtime, bool *ok, ScErr *err)
+{
+    ScPtxModule *m = parse_text(user, "user.ptx");
+    if (!m) {
+        *ok = false;
+        return NULL;
+    }
+    char *before = print_module(m);
+    *ok = sc_instr_link_runtime(m, runtime, err);
+    char *after = print_module(m);
+    if (!*ok) /* a refusal leaves the module as it was */
+        CHECK_STR(before, after);
+    free(before);
+    sc_ptx_module_free(m);
+    return after;
+}
+
+/* The fallback that compiles a module whole: the runtime appended. */
+TEST(link_merges_the_runtime)
+{
+    bool ok;
+    ScErr err = {0};
+    /* The user module declares vprintf itself: the runtime's prototype is not added again. */
+    char *out = link_text(".version 7.0\n.target sm_70\n.address_size 64\n"
+                          ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 a, .param .b64 b);\n"
+                          ".visible .entry k()\n{\nret;\n}\n",
+                          stub_runtime(), &ok, &err);
+    CHECK(ok);
+    CHECK_CONTAINS(out, ".version 8.0\n.target sm_75\n");
+    CHECK_INT(1, count(out, "vprintf("));
+    CHECK_INT(2, count(out, ".visible .func __scord_access("));  /* prototype and definition */
+    CHECK_INT(1, count(out, ".visible .global .align 8 .u64 __scord_state;"));
+    /* Variables come before the function bodies that read them. */
+    CHECK(strstr(out, "__scord_state;") < strstr(out, "ld.global.u64 \t%rd1, [__scord_state];"));
+    free(out);
+}
+
 TEST(declare_the_runtime)
 {
     bool ok;
@@ -1045,6 +1082,61 @@ TEST(real_runtime_links_and_assembles)
     printf("linked with the prebuilt device runtime: %d modules\n", links);
 }
 
+/* Why a module can need compiling whole (intercept_load.c, compile_instrumented): a
+ * kernel whose register limit is below the prebuilt runtime's 64 registers (here
+ * `.maxnreg 32`; `__launch_bounds__` with a minimum of blocks per SM gives one too) does
+ * not link with the cubin, and nvlink says so; with the runtime appended it assembles,
+ * the runtime's functions fitted to the kernel's limit. */
+TEST(register_limited_kernels_link_only_whole)
+{
+    const char *text = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                       ".visible .entry k(.param .u64 k_param_0)\n.maxnreg 32\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<3>;\n"
+                       "ld.param.u64 %rd1, [k_param_0];\ncvta.to.global.u64 %rd2, %rd1;\n"
+                       "mov.u32 %r1, 1;\nst.global.u32 [%rd2], %r1;\nret;\n}\n";
+    const ScDevrtCubin *c = sc_devrt_cubin_for(90);
+    CHECK(c != NULL);
+    char dir[600], rt[700], ptx[700], obj[700], out[700], log[700], whole[700];
+    snprintf(dir, sizeof dir, "%s/tests/instr/limited", sc_test_build_dir());
+    ptxt_mkdirs(dir);
+    snprintf(rt, sizeof rt, "%s/runtime_sm90.cubin", dir);
+    snprintf(ptx, sizeof ptx, "%s/declared.ptx", dir);
+    snprintf(obj, sizeof obj, "%s/declared.o", dir);
+    snprintf(out, sizeof out, "%s/linked.cubin", dir);
+    snprintf(log, sizeof log, "%s/link.log", dir);
+    snprintf(whole, sizeof whole, "%s/whole.ptx", dir);
+    for (int k = 0; k < 2 && c; k++) {
+        ScErr err = {0};
+        ScInstrResult r;
+        ScInstrOpts opts = {0};
+        ScPtxModule *m = parse_text(text, "limited.ptx");
+        bool ok = m && sc_instr_module(m, &opts, &r, &err) &&
+                  (k ? sc_instr_link_runtime(m, sc_devrt_ptx_sm90, &err)
+                     : sc_instr_declare_runtime(m, sc_devrt_ptx_sm90, &err));
+        CHECK(ok);
+        char *printed = ok ? print_module(m) : NULL;
+        if (printed && k == 0) {
+            char *ptxas[] = {(char *)ptxt_ptxas(), "-c", "-arch=sm_90", ptx, "-o", obj, NULL};
+            char *nvlink[] = {(char *)ptxt_nvlink(), "-arch=sm_90", obj, rt, "-o", out, NULL};
+            CHECK(write_text(rt, (const char *)c->data, (size_t)(c->end - c->data)) &&
+                  write_text(ptx, printed, strlen(printed)));
+            CHECK_INT(0, ptxt_run(ptxas, log));
+            CHECK(ptxt_run(nvlink, log) != 0);
+            size_t n;
+            char *said = ptxt_read_file(log, &n);
+            CHECK(said && strstr(said, "regcount") != NULL);
+            free(said);
+        } else if (printed) {
+            CHECK(write_text(whole, printed, strlen(printed)));
+            CHECK_INT(0, ptxt_run_ptxas(whole, "sm_90", log));
+        }
+        free(printed);
+        if (ok)
+            sc_instr_result_free(&r);
+        if (m)
+            sc_ptx_module_free(m);
+    }
+}
+
 int main(void)
 {
     RUN(golden_modules);
@@ -1055,11 +1147,13 @@ int main(void)
     RUN(marks_subword_accesses);
     RUN(kernels_that_may_trigger_their_dependents);
     RUN(site_ids_start_at_the_base);
+    RUN(link_merges_the_runtime);
     RUN(declare_the_runtime);
     RUN(declare_refuses_what_it_cannot_declare);
     RUN(declared_units_link_with_the_runtime);
     RUN(lineinfo_sites_name_their_source_lines);
     RUN(real_runtime_links_and_assembles);
+    RUN(register_limited_kernels_link_only_whole);
     RUN(corpus_instruments_and_assembles);
     return TEST_REPORT();
 }

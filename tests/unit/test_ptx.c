@@ -3,7 +3,7 @@
 #include "ptx_core/ptx_test_util.h"
 #include "sc_test.h"
 
-static void check_assembles(const ScPtxModule *m, const char *name, const char *arch, bool relocatable);
+static void check_assembles(const ScPtxModule *m, const char *name, const char *arch);
 
 static ScPtxModule *parse(const char *text)
 {
@@ -596,7 +596,7 @@ TEST(call_and_branch_target_lists)
     CHECK_STR("L1, L2", brx->prev->u.dir.args);
     CHECK_INT(SC_PTX_OPND_LABEL, brx->u.instr.ops[1].kind);
     check_round_trip(m);
-    check_assembles(m, "targets", "sm_80", false);
+    check_assembles(m, "targets", "sm_80");
     sc_ptx_module_free(m);
 }
 
@@ -801,8 +801,7 @@ static const char *edit_text =
     "}\n"
     ".file 1 \"k.cu\"\n";
 
-/* ptxas on m; relocatable (-c) where it calls a function another input defines. */
-static void check_assembles(const ScPtxModule *m, const char *name, const char *arch, bool relocatable)
+static void check_assembles(const ScPtxModule *m, const char *name, const char *arch)
 {
     char dir[512], path[600], log[600];
     snprintf(dir, sizeof dir, "%s/testdata/ptx-edit", sc_test_build_dir());
@@ -811,10 +810,7 @@ static void check_assembles(const ScPtxModule *m, const char *name, const char *
     snprintf(log, sizeof log, "%s/%s.log", dir, name);
     char *text = print_module(m);
     CHECK_INT(0, ptxt_write_file(path, text, strlen(text)));
-    char archarg[64];
-    snprintf(archarg, sizeof archarg, "-arch=%s", arch);
-    char *argv[] = {(char *)ptxt_ptxas(), archarg, path, "-o", "/dev/null", relocatable ? "-c" : NULL, NULL};
-    int rc = ptxt_run(argv, log);
+    int rc = ptxt_run_ptxas(path, arch, log);
     if (rc != 0) {
         printf("ptxas -arch=%s %s exited %d:\n", arch, path, rc);
         ptxt_print_log(log);
@@ -903,11 +899,11 @@ TEST(insert_statements_and_fresh_names)
     err = (ScErr){0};
 
     check_round_trip(m);
-    check_assembles(m, "insert", "sm_75", false);
+    check_assembles(m, "insert", "sm_75");
     sc_ptx_module_free(m);
 }
 
-TEST(add_declarations_and_raise_version)
+TEST(add_globals_funcs_and_raise_version)
 {
     ScPtxModule *m = parse(edit_text);
     if (!m)
@@ -924,11 +920,25 @@ TEST(add_declarations_and_raise_version)
     CHECK_CONTAINS(err.msg, "only variables and .func prototypes");
     err = (ScErr){0};
 
-    /* A function of another input (the runtime), declared for the call inserted below. */
-    CHECK(sc_ptx_add_decls(m, ".extern .func (.param .b32 rv) __scord_on_access(.param .b64 addr);", &err));
+    ScPtxFunc *f = sc_ptx_add_func(m, ".func (.param .b32 rv) __scord_on_access(.param .b64 addr)\n{\n"
+                                      "\t.reg .b64 %rd<3>;\n\t.reg .b32 %r<2>;\n"
+                                      "\tld.param.u64 %rd1, [addr];\n"
+                                      "\tld.global.u64 %rd2, [__scord_state];\n"
+                                      "\tadd.u64 %rd2, %rd2, %rd1;\n"
+                                      "\tst.global.u64 [__scord_state], %rd2;\n"
+                                      "\tmov.u32 %r1, 1;\n"
+                                      "\tst.param.b32 [rv], %r1;\n"
+                                      "\tret;\n}\n",
+                               &err);
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    CHECK(sc_ptx_find_func(m, "__scord_on_access") == f);
+    /* its prototype is first; its body follows the last function, before .file */
     CHECK(m->first->kind == SC_PTX_ITEM_FUNC && !m->first->u.func->has_body);
-    CHECK_STR("__scord_on_access", m->first->u.func->name);
-    CHECK(!sc_ptx_add_decls(m, ".extern .func k();", &err));
+    CHECK(m->last->kind == SC_PTX_ITEM_FILE);
+    CHECK(m->last->prev->kind == SC_PTX_ITEM_FUNC && m->last->prev->u.func == f);
+    CHECK(sc_ptx_add_func(m, ".func k() { ret; }", &err) == NULL);
     CHECK_CONTAINS(err.msg, "'k' is already declared");
     err = (ScErr){0};
 
@@ -952,7 +962,7 @@ TEST(add_declarations_and_raise_version)
     CHECK(sc_ptx_require_target(m, 90, &err));
     CHECK_STR("sm_90", m->targets[0]);
     check_round_trip(m);
-    check_assembles(m, "add_decls", "sm_90", true);
+    check_assembles(m, "add_func", "sm_90");
     sc_ptx_module_free(m);
 
     ScPtxModule *a = parse(".version 8.0\n.target sm_90a\n.address_size 64\n");
@@ -980,6 +990,6 @@ int main(void)
     RUN(limits_bound_nesting);
     RUN(every_prefix_of_a_module_fails_cleanly_or_parses);
     RUN(insert_statements_and_fresh_names);
-    RUN(add_declarations_and_raise_version);
+    RUN(add_globals_funcs_and_raise_version);
     return TEST_REPORT();
 }
