@@ -28,8 +28,14 @@ static inline const char *sc_devrt_ptx_for(int device_sm)
     return device_sm >= 90 ? sc_devrt_ptx_sm90 : sc_devrt_ptx;
 }
 
+/* The registers per thread the prebuilt runtime's functions may use (ptxas
+ * --maxrregcount, which src/devrt/devrt.mk reads from here): what
+ * CU_JIT_THREADS_PER_BLOCK=1024 gives the module scord compiles them with, so that
+ * every block size the program's kernels allowed still launches. */
+#define SC_DEVRT_CUBIN_REGS 64
+
 /* The runtime compiled by ptxas -c at build time for sm_<sm> (the text for that
- * architecture, 64 registers): a relocatable ELF from data to end. */
+ * architecture, SC_DEVRT_CUBIN_REGS registers): a relocatable ELF from data to end. */
 typedef struct ScDevrtCubin {
     int sm;
     const unsigned char *data, *end;

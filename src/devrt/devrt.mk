@@ -25,10 +25,8 @@ DEVRT_PTX_VERSION_SM90 := 8.3
 
 # Architectures with a prebuilt runtime; a device of another one compiles the PTX.
 DEVRT_CUBIN_SMS ?= 75 80 86 89 90 100 120
-# 64 registers: what CU_JIT_THREADS_PER_BLOCK=1024 gives the module scord compiles it
-# with (src/intercept/intercept_compile.c, jit_settings), so that every block size the
-# program's kernels allowed still launches.
-DEVRT_CUBIN_MAXRREG := 64
+# The register limit of the prebuilt runtime: SC_DEVRT_CUBIN_REGS of devrt.h.
+DEVRT_CUBIN_MAXRREG := $(shell sed -n 's/^\#define SC_DEVRT_CUBIN_REGS \([0-9]*\).*/\1/p' src/devrt/devrt.h)
 PTXAS ?= $(CUDA_HOME)/bin/ptxas
 DEVRT_PTXAS_HELP := $(shell $(PTXAS) --help 2>/dev/null)
 DEVRT_SMS := $(foreach sm,$(DEVRT_CUBIN_SMS),$(if $(findstring 'compute_$(sm)',$(DEVRT_PTXAS_HELP)),$(sm)))

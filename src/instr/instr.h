@@ -159,6 +159,12 @@ bool sc_instr_declare_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *er
  * as sc_instr_declare_runtime. */
 bool sc_instr_link_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *err);
 
+/* Whether a kernel of m may use fewer than `regs` registers per thread: a `.maxnreg`
+ * below it, or `.minnctapersm` blocks of its `.maxntid`/`.reqntid` threads (1,024
+ * when it names none, rounded up to whole warps) whose threads cannot each have `regs`
+ * of the SM's 65,536. */
+bool sc_instr_register_limited(const ScPtxModule *m, unsigned regs);
+
 /* Names for messages and dumps. */
 const char *sc_instr_site_kind_name(ScInstrSiteKind k);
 const char *sc_instr_unchecked_name(ScInstrUnchecked u);

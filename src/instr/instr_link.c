@@ -218,3 +218,45 @@ bool sc_instr_declare_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *er
 {
     return add_runtime(m, runtime_ptx, false, err);
 }
+
+/* The numbers of a directive's arguments ("128, 1, 1"), multiplied; 0 if it has none. */
+static unsigned long args_product(const char *args)
+{
+    unsigned long product = 0;
+    for (const char *p = args; p && *p;) {
+        char *end;
+        unsigned long v = strtoul(p, &end, 0);
+        if (end == p) {
+            p++;
+            continue;
+        }
+        product = product ? product * v : v;
+        p = end;
+    }
+    return product;
+}
+
+bool sc_instr_register_limited(const ScPtxModule *m, unsigned regs)
+{
+    for (const ScPtxItem *it = m->first; it; it = it->next) {
+        const ScPtxFunc *f = it->kind == SC_PTX_ITEM_FUNC ? it->u.func : NULL;
+        if (!f || !f->is_entry || !f->has_body)
+            continue;
+        unsigned long threads = 0, blocks = 0;
+        for (uint32_t i = 0; i < f->n_dirs; i++) {
+            const ScPtxDirective *d = &f->dirs[i];
+            if (strcmp(d->name, "maxnreg") == 0 && args_product(d->args) < regs)
+                return true;
+            if (strcmp(d->name, "maxntid") == 0 || strcmp(d->name, "reqntid") == 0)
+                threads = args_product(d->args);
+            if (strcmp(d->name, "minnctapersm") == 0)
+                blocks = args_product(d->args);
+        }
+        /* A minimum of resident blocks shares the SM's 65,536 registers among their
+         * warps (a block's threads rounded up to whole warps). */
+        unsigned long warp_threads = ((threads ? threads : 1024) + 31) / 32 * 32;
+        if (blocks && 65536ul / (blocks * warp_threads) < regs)
+            return true;
+    }
+    return false;
+}

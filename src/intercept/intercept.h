@@ -46,6 +46,7 @@ typedef struct ScModuleRec {
     char *instr_ptx;      /* the instrumented PTX scord loaded, declaring the runtime (kept for the driver) */
     char *instr_body;     /* the same before the runtime was declared, for instr_whole */
     char *instr_whole;    /* the same with the runtime appended: the fallback to compile whole */
+    bool register_limited; /* a kernel may use fewer registers than the prebuilt runtime */
     /* A linked plan's inputs as scord links them: each PTX input instrumented (owned),
      * the others as planned, and the device runtime last; NULL when not instrumented. */
     ScLinkInput *instr_link;

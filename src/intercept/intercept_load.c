@@ -346,6 +346,8 @@ static char *instrument_text(ScModuleRec *m, const char *ptx, size_t len, bool w
      * walk cannot see (instr_prune.c). */
     ScInstrOpts opts = {.site_base = sc_ctx.next_site, .prune = sc_ctx.prune && whole};
     ScPtxModule *pm = sc_ptx_parse(ptx, len, "module", err);
+    if (pm && body)
+        m->register_limited = sc_instr_register_limited(pm, SC_DEVRT_CUBIN_REGS);
     bool ok = pm && keep_globals(m, pm, err) && sc_instr_module(pm, &opts, res, err) &&
               (!body || (sc_ptx_print(pm, &before) && !before.oom)) &&
               sc_instr_declare_runtime(pm, runtime_ptx(), err) && sc_ptx_print(pm, &out) && !out.oom &&
@@ -483,19 +485,29 @@ static const char *whole_text(ScModuleRec *m)
  * PTX appended. The prebuilt cubin (64 registers) does not link into a kernel whose
  * register limit is lower (`.maxnreg`, or `__launch_bounds__` with a minimum of
  * blocks per SM: nvlink "calls function ... with regcount of 64"), nor does a runtime
- * compiled apart; compiled whole, the runtime's functions fit each caller's limit. */
+ * compiled apart; compiled whole, the runtime's functions fit each caller's limit.
+ * Such a module (sc_instr_register_limited) goes whole at once, without a link that
+ * would fail after compiling it. */
 static CUresult compile_instrumented(ScModuleRec *m, const char *ptx)
 {
-    ScLinkInput in[2] = {{true, (uint8_t *)ptx, strlen(ptx)}, runtime_link_input()};
-    CUresult r = sc_compile(m->origin, in, 2, &m->linked);
-    if (r == CUDA_SUCCESS || !is_rejection(r))
-        return r;
+    CUresult r = CUDA_ERROR_INVALID_IMAGE;
+    if (!m->register_limited) {
+        ScLinkInput in[2] = {{true, (uint8_t *)ptx, strlen(ptx)}, runtime_link_input()};
+        r = sc_compile(m->origin, in, 2, &m->linked);
+        if (r == CUDA_SUCCESS || !is_rejection(r))
+            return r;
+    }
     const char *whole = whole_text(m);
     if (!whole)
         return r;
-    sc_vlog("scord: %s: the module did not link with scord's device runtime (%s); compiling it whole with "
-            "the runtime's PTX\n",
-            m->origin, sc_cu_error(r));
+    if (m->register_limited)
+        sc_vlog("scord: %s: a kernel's register limit is below the %d registers of scord's prebuilt device "
+                "runtime: compiling the module whole with the runtime's PTX\n",
+                m->origin, SC_DEVRT_CUBIN_REGS);
+    else
+        sc_vlog("scord: %s: the module did not link with scord's device runtime (%s); compiling it whole "
+                "with the runtime's PTX\n",
+                m->origin, sc_cu_error(r));
     return compile_ptx(m->origin, whole, &m->linked);
 }
 
@@ -532,8 +544,8 @@ static const void *compiled_image(ScModuleRec *m, CUresult *result)
 /* The cubin scord links for a linked plan, instrumented if it can be: with the
  * prebuilt runtime, else (or where the link refuses it) with the runtime's PTX;
  * instrumented inputs the JIT refuses are linked again as planned, uninstrumented. A
- * unit's kernel whose register limit is below 64 refuses both (compile_instrumented):
- * its plan then runs unchecked. */
+ * unit's kernel whose register limit is below the runtime's refuses both: its plan
+ * then runs unchecked (docs/instrumentation.md, "Linking the runtime"). */
 static const void *linked_image(ScModuleRec *m, CUresult *result)
 {
     size_t n;

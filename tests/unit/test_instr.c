@@ -1086,13 +1086,39 @@ TEST(real_runtime_links_and_assembles)
  * kernel whose register limit is below the prebuilt runtime's 64 registers (here
  * `.maxnreg 32`; `__launch_bounds__` with a minimum of blocks per SM gives one too) does
  * not link with the cubin, and nvlink says so; with the runtime appended it assembles,
- * the runtime's functions fitted to the kernel's limit. */
+ * the runtime's functions fitted to the kernel's limit. sc_instr_register_limited finds
+ * such kernels from their directives. */
 TEST(register_limited_kernels_link_only_whole)
 {
     const char *text = ".version 8.0\n.target sm_90\n.address_size 64\n"
                        ".visible .entry k(.param .u64 k_param_0)\n.maxnreg 32\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<3>;\n"
                        "ld.param.u64 %rd1, [k_param_0];\ncvta.to.global.u64 %rd2, %rd1;\n"
                        "mov.u32 %r1, 1;\nst.global.u32 [%rd2], %r1;\nret;\n}\n";
+    static const struct {
+        const char *dirs;
+        bool limited;
+    } limits[] = {
+        {"", false},
+        {".maxnreg 32\n", true},
+        {".maxnreg 128\n", false},
+        {".maxntid 256, 1, 1\n.minnctapersm 8\n", true},  /* 32 registers */
+        {".maxntid 256, 1, 1\n.minnctapersm 4\n", false}, /* 64 */
+        {".reqntid 128, 2, 1\n.minnctapersm 8\n", true},  /* 32 */
+        {".minnctapersm 2\n", true},                       /* 1,024 threads: 32 */
+        {".maxntid 200, 1, 1\n.minnctapersm 5\n", true},  /* 7 warps each: 58 */
+    };
+    for (size_t i = 0; i < SC_ARRAY_LEN(limits); i++) {
+        char k[256];
+        snprintf(k, sizeof k, ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n%s{\nret;\n}\n",
+                 limits[i].dirs);
+        ScPtxModule *m = parse_text(k, "limits.ptx");
+        CHECK(m != NULL);
+        if (m && sc_instr_register_limited(m, SC_DEVRT_CUBIN_REGS) != limits[i].limited)
+            printf("FAIL register limit of a kernel with %s\n", limits[i].dirs[0] ? limits[i].dirs : "no directive");
+        CHECK(m && sc_instr_register_limited(m, SC_DEVRT_CUBIN_REGS) == limits[i].limited);
+        if (m)
+            sc_ptx_module_free(m);
+    }
     const ScDevrtCubin *c = sc_devrt_cubin_for(90);
     CHECK(c != NULL);
     char dir[600], rt[700], ptx[700], obj[700], out[700], log[700], whole[700];
