@@ -32,6 +32,7 @@ static const char *const real_names[N_REAL] = {
     "nvJitLinkComplete", "nvJitLinkGetLinkedPtxSize", "nvJitLinkGetLinkedPtx",
 };
 static ScOpenedApi opened = {.names = real_names};
+_Static_assert(N_REAL <= sizeof ((ScOpenedApi *)0)->fn / sizeof(void *), "ScOpenedApi.fn holds every entry point");
 
 /* One input of a link, as scord can replay it: PTX or LTO-IR bytes. */
 typedef struct Input {

@@ -34,6 +34,7 @@ static const char *const real_names[N_REAL] = {
 };
 
 typedef ScOpenedApi NvrtcApi;
+_Static_assert(N_REAL <= sizeof ((ScOpenedApi *)0)->fn / sizeof(void *), "ScOpenedApi.fn holds every entry point");
 static NvrtcApi linked = {.names = real_names, .lib = RTLD_NEXT}, opened = {.names = real_names};
 
 static void *real(NvrtcApi *api, int which)
