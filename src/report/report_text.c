@@ -459,8 +459,10 @@ void sc_report_emit_summary(const ScReport *r, ScBuf *out)
     const ScReportCounts *c = &r->counts;
     if (c->dropped)
         sc_buf_printf(out,
-                      "scord: warning: %" PRIu64 " race record%s could not be delivered by the "
-                      "device or were malformed; races may be missing\n",
+                      "scord: warning: %" PRIu64 " race occurrence%s could not be recorded by the "
+                      "device (its race table was full, or the race's entry was still being "
+                      "written) or came back malformed: hazard counts are low, and races may be "
+                      "missing\n",
                       c->dropped, plural(c->dropped, "s"));
     if (c->not_printed)
         sc_buf_printf(out,
