@@ -43,9 +43,9 @@ typedef struct ScModuleRec {
     ScLoadPlan plan;      /* what scord decided, and the PTX it loaded */
     bool loaded_ours;     /* the driver accepted scord's PTX */
     void *linked;         /* the cubin scord compiled or linked and loaded (kept for the driver) */
-    char *instr_ptx;      /* the instrumented PTX scord loaded, declaring the runtime (kept for the driver) */
-    char *instr_body;     /* the same before the runtime was declared, for instr_whole */
-    char *instr_whole;    /* the same with the runtime appended: the fallback to compile whole */
+    char *instr_ptx;      /* the instrumented PTX scord loaded (kept for the driver): declaring the
+                             runtime, or with it appended where register_limited */
+    uint32_t site_base;   /* the first site id of its instrumentation (whole_text does it again) */
     bool register_limited; /* a kernel may use fewer registers than the prebuilt runtime */
     /* A linked plan's inputs as scord links them: each PTX input instrumented (owned),
      * the others as planned, and the device runtime last; NULL when not instrumented. */
@@ -141,6 +141,10 @@ void *sc_driver_real(const char *symbol);
 void *sc_driver_sym(const char *symbol);
 /* The C library's dlsym, not scord's (RTLD_NEXT: the next object after libscord.so). */
 void *sc_real_dlsym(void *handle, const char *name);
+/* Reads a whole code file (at most 1 GiB), NUL-terminated, as PTX needs (malloc'd;
+ * NULL on failure; *len without the NUL). */
+void *sc_read_code_file(const char *path, size_t *len);
+
 /* Compilers a program drives while it runs: scord's wrapper for an entry point of NVRTC
  * (intercept_nvrtc.c) or nvJitLink (intercept_nvjitlink.c) that a dlsym found at `found`
  * (NULL: none for that name). */

@@ -170,8 +170,6 @@ static void free_module(ScModuleRec *m)
     sc_plan_free(&m->plan);
     free(m->linked);
     free(m->instr_ptx);
-    free(m->instr_body);
-    free(m->instr_whole);
     for (size_t i = 0; i < m->n_globals; i++)
         free(m->globals[i]);
     free(m->globals);
@@ -335,26 +333,27 @@ static bool keep_globals(ScModuleRec *m, const ScPtxModule *pm, ScErr *err)
 }
 
 /* The instrumented text of one module or translation unit, declaring the runtime,
- * which the link adds as an input of its own (runtime_link_input). For a whole
- * module, the text before the declarations goes to *body (for whole_text). */
+ * which the link adds as an input of its own (runtime_link_input); for a whole module
+ * with a kernel whose register limit is below the prebuilt runtime's, with the
+ * runtime's PTX appended, to compile whole (compile_instrumented). */
 static char *instrument_text(ScModuleRec *m, const char *ptx, size_t len, bool whole, ScInstrResult *res,
-                             char **body, ScErr *err)
+                             ScErr *err)
 {
-    ScBuf out = {0}, before = {0};
+    ScBuf out = {0};
     /* Not in a unit of a link (-rdc, cuLink): a function of another unit it calls may
      * issue copies that land after the caller's next barrier, which the unit's own
      * walk cannot see (instr_prune.c). */
     ScInstrOpts opts = {.site_base = sc_ctx.next_site, .prune = sc_ctx.prune && whole};
     ScPtxModule *pm = sc_ptx_parse(ptx, len, "module", err);
-    if (pm && body)
-        m->register_limited = sc_instr_register_limited(pm, SC_DEVRT_CUBIN_REGS);
+    bool limited = whole && pm && sc_instr_register_limited(pm, SC_DEVRT_CUBIN_REGS);
     bool ok = pm && keep_globals(m, pm, err) && sc_instr_module(pm, &opts, res, err) &&
-              (!body || (sc_ptx_print(pm, &before) && !before.oom)) &&
-              sc_instr_declare_runtime(pm, runtime_ptx(), err) && sc_ptx_print(pm, &out) && !out.oom &&
-              add_sites(res, err) && note_kernels(res, err);
-    if (ok && body)
-        *body = sc_buf_take(&before);
-    sc_buf_free(&before);
+              (limited ? sc_instr_link_runtime(pm, runtime_ptx(), err)
+                       : sc_instr_declare_runtime(pm, runtime_ptx(), err)) &&
+              sc_ptx_print(pm, &out) && !out.oom && add_sites(res, err) && note_kernels(res, err);
+    if (ok && whole) {
+        m->site_base = opts.site_base;
+        m->register_limited = limited;
+    }
     if (ok)
         sc_ctx.next_site += res->n_sites;
     if (pm)
@@ -388,7 +387,7 @@ static const ScLinkInput *instrument_link(ScModuleRec *m, size_t *n)
         if (!in->is_ptx)
             continue;
         char *text = instrument_text(m, (const char *)in->data, strlen((const char *)in->data), false,
-                                     &res, NULL, &err);
+                                     &res, &err);
         m->instr_link[i].data = (uint8_t *)text;
         ok = text != NULL;
         if (ok) {
@@ -424,7 +423,7 @@ static const char *instrument(ScModuleRec *m, bool whole)
     ScErr err = {0};
     ScInstrResult res = {0};
     pthread_mutex_lock(&sc_ctx.lock);
-    m->instr_ptx = instrument_text(m, m->plan.ptx, m->plan.ptx_len, whole, &res, whole ? &m->instr_body : NULL, &err);
+    m->instr_ptx = instrument_text(m, m->plan.ptx, m->plan.ptx_len, whole, &res, &err);
     bool ok = m->instr_ptx != NULL;
     if (ok)
         m->instrumented = true;
@@ -464,51 +463,59 @@ static CUresult compile_ptx(const char *origin, const char *ptx, void **cubin)
     return sc_compile(origin, &in, 1, cubin);
 }
 
-/* The instrumented module with the runtime's PTX appended, to compile whole (NULL if
- * it cannot be made; m keeps it). */
-static const char *whole_text(ScModuleRec *m)
+/* The module instrumented again as instrument() did it (the same site numbers: the
+ * instrumentation depends on nothing else), with the runtime's PTX appended, to
+ * compile whole (malloc'd; NULL if it cannot be made). Only for a link the driver
+ * refused, so the common load pays for no second text. */
+static char *whole_text(const ScModuleRec *m)
 {
     ScErr err = {0};
     ScBuf out = {0};
-    ScPtxModule *pm = m->instr_body ? sc_ptx_parse(m->instr_body, strlen(m->instr_body), "module", &err) : NULL;
-    if (pm && sc_instr_link_runtime(pm, runtime_ptx(), &err) && sc_ptx_print(pm, &out) && !out.oom)
-        m->instr_whole = sc_buf_take(&out);
-    sc_buf_free(&out);
+    ScInstrResult res = {0};
+    ScInstrOpts opts = {.site_base = m->site_base, .prune = sc_ctx.prune};
+    ScPtxModule *pm = sc_ptx_parse(m->plan.ptx, m->plan.ptx_len, "module", &err);
+    bool ok = pm && sc_instr_module(pm, &opts, &res, &err) && sc_instr_link_runtime(pm, runtime_ptx(), &err) &&
+              sc_ptx_print(pm, &out) && !out.oom;
+    sc_instr_result_free(&res);
     if (pm)
         sc_ptx_module_free(pm);
-    return m->instr_whole;
+    if (!ok) {
+        sc_buf_free(&out);
+        return NULL;
+    }
+    return sc_buf_take(&out);
 }
 
-/* Compiles a module's instrumented PTX, which declares the runtime, into m->linked:
- * linked with the runtime (the prebuilt cubin for the device, else the runtime's
- * PTX as an input of its own), or where the link is refused, whole with the runtime's
- * PTX appended. The prebuilt cubin (64 registers) does not link into a kernel whose
- * register limit is lower (`.maxnreg`, or `__launch_bounds__` with a minimum of
- * blocks per SM: nvlink "calls function ... with regcount of 64"), nor does a runtime
- * compiled apart; compiled whole, the runtime's functions fit each caller's limit.
- * Such a module (sc_instr_register_limited) goes whole at once, without a link that
+/* Compiles a module's instrumented PTX into m->linked: linked with the runtime (the
+ * prebuilt cubin for the device, else the runtime's PTX as an input of its own), or
+ * where the link is refused, whole with the runtime's PTX appended. The prebuilt
+ * cubin (64 registers) does not link into a kernel whose register limit is lower
+ * (`.maxnreg`, or `__launch_bounds__` with a minimum of blocks per SM: nvlink "calls
+ * function ... with regcount of 64"), nor does a runtime compiled apart; compiled
+ * whole, the runtime's functions fit each caller's limit. Such a module
+ * (sc_instr_register_limited) was instrumented whole already: no link is tried that
  * would fail after compiling it. */
 static CUresult compile_instrumented(ScModuleRec *m, const char *ptx)
 {
-    CUresult r = CUDA_ERROR_INVALID_IMAGE;
-    if (!m->register_limited) {
-        ScLinkInput in[2] = {{true, (uint8_t *)ptx, strlen(ptx)}, runtime_link_input()};
-        r = sc_compile(m->origin, in, 2, &m->linked);
-        if (r == CUDA_SUCCESS || !is_rejection(r))
-            return r;
-    }
-    const char *whole = whole_text(m);
-    if (!whole)
-        return r;
-    if (m->register_limited)
+    if (m->register_limited) {
         sc_vlog("scord: %s: a kernel's register limit is below the %d registers of scord's prebuilt device "
                 "runtime: compiling the module whole with the runtime's PTX\n",
                 m->origin, SC_DEVRT_CUBIN_REGS);
-    else
-        sc_vlog("scord: %s: the module did not link with scord's device runtime (%s); compiling it whole "
-                "with the runtime's PTX\n",
-                m->origin, sc_cu_error(r));
-    return compile_ptx(m->origin, whole, &m->linked);
+        return compile_ptx(m->origin, ptx, &m->linked);
+    }
+    ScLinkInput in[2] = {{true, (uint8_t *)ptx, strlen(ptx)}, runtime_link_input()};
+    CUresult r = sc_compile(m->origin, in, 2, &m->linked);
+    if (r == CUDA_SUCCESS || !is_rejection(r))
+        return r;
+    char *whole = whole_text(m);
+    if (!whole)
+        return r;
+    sc_vlog("scord: %s: the module did not link with scord's device runtime (%s); compiling it whole with "
+            "the runtime's PTX\n",
+            m->origin, sc_cu_error(r));
+    r = compile_ptx(m->origin, whole, &m->linked);
+    free(whole);
+    return r;
 }
 
 /* What scord hands the driver for a module with PTX: the cubin of its instrumented
@@ -809,8 +816,7 @@ static CUresult library_load_file_original(void *c, const void *image)
                       d->lib_vals, d->n_lib);
 }
 
-/* Reads a whole code file, NUL-terminated (PTX files need it). NULL on failure. */
-static void *read_code_file(const char *path, size_t *len)
+void *sc_read_code_file(const char *path, size_t *len)
 {
     FILE *f = path ? fopen(path, "rb") : NULL;
     if (!f)
@@ -839,7 +845,7 @@ static CUresult load_file_through_plan(const char *origin, const char *path, ScL
                                        ScLoadFn load_original, void *call, Loaded at)
 {
     size_t len = 0;
-    void *image = read_code_file(path, &len);
+    void *image = sc_read_code_file(path, &len);
     if (!image) {
         sc_vlog("scord: %s(\"%s\"): cannot read the file (%s); the driver loads it unchecked\n",
                 origin, path ? path : "(null)", strerror(errno));
@@ -1002,7 +1008,7 @@ CUresult on_cuLinkAddFile(ScReal_cuLinkAddFile real, CUlinkState state, CUjitInp
     size_t len = 0;
     void *data = NULL;
     if (type == CU_JIT_INPUT_PTX || type == CU_JIT_INPUT_FATBINARY)
-        data = read_code_file(path, &len);
+        data = sc_read_code_file(path, &len);
     if (!data || !sc_ctx.drv.link_add_data) {
         CUresult r = real(state, type, path, n_opts, opts, vals);
         if (r == CUDA_SUCCESS)

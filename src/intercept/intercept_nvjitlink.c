@@ -9,11 +9,9 @@
  * LTO-IR or a second PTX unit) makes code scord cannot see whole, and its cubin runs
  * unchecked, as before. */
 #include <nvJitLink.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/sc_buf.h"
 #include "common/sc_sha256.h"
 #include "intercept/intercept.h"
 
@@ -206,16 +204,10 @@ static nvJitLinkResult opened_add_file(nvJitLinkHandle handle, nvJitLinkInputTyp
     nvJitLinkResult r = add(handle, type, path);
     if (r != NVJITLINK_SUCCESS)
         return r;
-    ScBuf bytes = {0};
-    FILE *f = (type == NVJITLINK_INPUT_PTX || type == NVJITLINK_INPUT_LTOIR) && path ? fopen(path, "rb") : NULL;
-    char chunk[65536];
-    for (size_t n; f && (n = fread(chunk, 1, sizeof chunk, f)) > 0;)
-        sc_buf_append(&bytes, chunk, n);
-    bool read = f && !ferror(f) && !bytes.oom && bytes.len;
-    if (f)
-        fclose(f);
-    note_input(handle, type, read ? bytes.data : NULL, read ? bytes.len : 0);
-    sc_buf_free(&bytes);
+    size_t len = 0;
+    void *bytes = type == NVJITLINK_INPUT_PTX || type == NVJITLINK_INPUT_LTOIR ? sc_read_code_file(path, &len) : NULL;
+    note_input(handle, type, len ? bytes : NULL, len);
+    free(bytes);
     return r;
 }
 
