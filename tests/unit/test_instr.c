@@ -430,7 +430,11 @@ TEST(site_ids_start_at_the_base)
 
 /* ---- declaring the runtime ------------------------------------------------------- */
 
-static char *declare_text(const char *user, const char *runtime, bool *ok, ScErr *err)
+typedef bool (*AddRuntime)(ScPtxModule *, const char *, ScErr *);
+
+/* The user module printed after `add` (sc_instr_declare_runtime or
+ * sc_instr_link_runtime) gave it the runtime; *ok says whether it did. */
+static char *with_runtime(const char *user, const char *runtime, AddRuntime add, bool *ok, ScErr *err)
 {
     ScPtxModule *m = parse_text(user, "user.ptx");
     if (!m) {
@@ -438,13 +442,18 @@ static char *declare_text(const char *user, const char *runtime, bool *ok, ScErr
         return NULL;
     }
     char *before = print_module(m);
-    *ok = sc_instr_declare_runtime(m, runtime, err);
+    *ok = add(m, runtime, err);
     char *after = print_module(m);
     if (!*ok) /* a refusal leaves the module as it was */
         CHECK_STR(before, after);
     free(before);
     sc_ptx_module_free(m);
     return after;
+}
+
+static char *declare_text(const char *user, const char *runtime, bool *ok, ScErr *err)
+{
+    return with_runtime(user, runtime, sc_instr_declare_runtime, ok, err);
 }
 
 static int count(const char *hay, const char *needle)
@@ -455,33 +464,16 @@ static int count(const char *hay, const char *needle)
     return n;
 }
 
-static char *link_text(const char *user, const char *runtime, bool *ok, ScErr *err)
-{
-    ScPtxModule *m = parse_text(user, "user.ptx");
-    if (!m) {
-        *ok = false;
-        return NULL;
-    }
-    char *before = print_module(m);
-    *ok = sc_instr_link_runtime(m, runtime, err);
-    char *after = print_module(m);
-    if (!*ok) /* a refusal leaves the module as it was */
-        CHECK_STR(before, after);
-    free(before);
-    sc_ptx_module_free(m);
-    return after;
-}
-
 /* The fallback that compiles a module whole: the runtime appended. */
 TEST(link_merges_the_runtime)
 {
     bool ok;
     ScErr err = {0};
     /* The user module declares vprintf itself: the runtime's prototype is not added again. */
-    char *out = link_text(".version 7.0\n.target sm_70\n.address_size 64\n"
-                          ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 a, .param .b64 b);\n"
-                          ".visible .entry k()\n{\nret;\n}\n",
-                          stub_runtime(), &ok, &err);
+    char *out = with_runtime(".version 7.0\n.target sm_70\n.address_size 64\n"
+                             ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 a, .param .b64 b);\n"
+                             ".visible .entry k()\n{\nret;\n}\n",
+                             stub_runtime(), sc_instr_link_runtime, &ok, &err);
     CHECK(ok);
     CHECK_CONTAINS(out, ".version 8.0\n.target sm_75\n");
     CHECK_INT(1, count(out, "vprintf("));
