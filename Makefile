@@ -24,6 +24,12 @@ CFLAGS   += -std=c17 -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -fPIC 
             -fvisibility=hidden -D_GNU_SOURCE -DSCORD_VERSION='"$(VERSION)"' \
             -Isrc -I$(CUDA_HOME)/include -MMD -MP
 LDFLAGS  ?=
+# DEVRT_PROFILE=1: a device runtime with the access path's section timers, which the
+# host reads back and prints at exit (docs/benchmark.md); build it in a tree of its own.
+DEVRT_PROFILE ?= 0
+ifeq ($(DEVRT_PROFILE),1)
+CFLAGS   += -DSC_DEVRT_PROFILE
+endif
 ifeq ($(SAN),1)
 CFLAGS   += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 LDFLAGS  += -fsanitize=address,undefined

@@ -17,7 +17,7 @@ DEVRT_ABI_FUNCS := __scord_access __scord_bar_arrive __scord_bar_pass __scord_sy
                    __scord_entry __scord_exit __scord_fence __scord_sync \
                    __scord_async_copy __scord_async_group __scord_bulk_copy __scord_cluster_barrier \
                    __scord_tensor_copy
-DEVRT_NVCCFLAGS := -ptx -rdc=true -Isrc
+DEVRT_NVCCFLAGS := -ptx -rdc=true -Isrc $(if $(filter 1,$(DEVRT_PROFILE)),-DSC_DEVRT_PROFILE)
 # The .version each embedded text declares: what its target itself needs (sm_75: 6.3;
 # sm_90's 128-bit atom.cas: 8.3); test_devrt assembles the embedded texts to prove it.
 DEVRT_PTX_VERSION := 6.3

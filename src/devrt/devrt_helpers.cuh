@@ -267,3 +267,22 @@ static __device__ __forceinline__ void count_unsplit(ScDevLaunch *l)
 {
     count_lanes((unsigned long long *)&l->unsplit_accesses);
 }
+
+/* The section timers of a runtime built with DEVRT_PROFILE=1 (SC_DEVRT_PROFILE):
+ * the lowest active lane adds for its warp, in its SM's row, so the sums are warp
+ * time. Elsewhere they compile to nothing. */
+#ifdef SC_DEVRT_PROFILE
+static __device__ __forceinline__ void prof_add(const ScDevLaunch *l, uint32_t k, uint64_t v)
+{
+    uint32_t sm = smid();
+    if (l->prof && thread_linear() % WARP_SIZE == lowest_lane(__activemask()) && sm < l->sm_ids)
+        atomicAdd((unsigned long long *)l->prof + (size_t)sm * SC_DEV_PROF_COUNT + k, (unsigned long long)v);
+}
+#define PROF_START(t) long long t = clock64()
+#define PROF_ADD(l, k, v) prof_add((l), SC_DEV_PROF_##k, (v))
+#define PROF_SINCE(l, k, t) prof_add((l), SC_DEV_PROF_##k, (uint64_t)(clock64() - (t)))
+#else
+#define PROF_START(t)
+#define PROF_ADD(l, k, v) ((void)0)
+#define PROF_SINCE(l, k, t) ((void)0)
+#endif

@@ -315,10 +315,13 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
     /* WORD_HELD: (re)read the pair, once a thread that holds it lets it go. */
     uint64_t old = sh->held ? *sh->word : WORD_HELD, next, cover = 0;
     uint64_t site = sh->held ? load_shadow(a, sh->site) : 0;
+    PROF_ADD(a->l, WORDS, 1);
     for (;;) {
         if (old == WORD_HELD) {
+            PROF_START(t0);
             old = load_word(a, sh->word);
             site = load_shadow(a, sh->site);
+            PROF_SINCE(a->l, LOAD_CYCLES, t0);
         }
         if (!sh->cell && sc_rules_is_split(old)) {
             *marker = old;
@@ -329,6 +332,9 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
         r->moved = 0;
         bool trail_read = false;
         const uint64_t *trail = !sh->cell && (site & SC_RULES_SITE_TRAIL) ? sh->word : 0;
+        PROF_START(t1);
+        if (a->acq_next || trail)
+            PROF_ADD(a->l, COVERS, 1);
         if ((a->acq_next || trail) && (cover = __scord_acquired_cover(a->l, a->slot, trail, old, r->cls, r->bar_now,
                                                            r->bar_own, r->bar_seen, r->sync_now, r->sync_floor,
                                                            r->sync_seen, a->shared))) {
@@ -339,22 +345,36 @@ static __device__ int check_shadow(const Access *a, ScRulesAccess *r, const Shad
             r->acq = &cover;
             r->n_acq = cover != 0;
         }
+        if (a->acq_next || trail)
+            PROF_SINCE(a->l, COVER_CYCLES, t1);
+        PROF_START(t2);
         int res = decide(r, sh->cell, old, &next, &v);
+        PROF_SINCE(a->l, DECIDE_CYCLES, t2);
         if (res == SC_RULES_UNCHANGED && site_after(a, r, sh, site, old, old) == site) {
+            PROF_ADD(a->l, UNCHANGED, 1);
             if (a->spin == SPIN_READ && !sh->cell)
                 *kept = pair_hash(old, site);
             return res;
         }
-        if (!write_pair(a, r, sh, &old, &site, &res, &next, &v))
+        PROF_START(t3);
+        PROF_ADD(a->l, WRITES, 1);
+        bool written = write_pair(a, r, sh, &old, &site, &res, &next, &v);
+        PROF_SINCE(a->l, WRITE_CYCLES, t3);
+        if (!written) {
+            PROF_ADD(a->l, RETRIES, 1);
             continue;
+        }
         if (res == SC_RULES_SPLIT) {
             *marker = next;
             return res;
         }
-        if (res == SC_RULES_RACE || res == SC_RULES_WARN)
+        if (res == SC_RULES_RACE || res == SC_RULES_WARN) {
+            PROF_START(t4);
             report(a, r, &v, old, site, byte, !sh->cell,
                    a->acq_next ? thread_state(a->l, a->slot)->acq_flags : 0u,
                    trail_read ? thread_state(a->l, a->slot)->trail_named[v.prev_cls] : 0);
+            PROF_SINCE(a->l, REPORT_CYCLES, t4);
+        }
         if (!sh->cell && res != SC_RULES_UNCHANGED && r->cls == SC_RULES_CLS_WRITE)
             rmw_follow_up(a, r);
         return res;
@@ -579,6 +599,7 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
                                                     uint32_t info, uint32_t site, int cls,
                                                     StorePeers peers, bool weak_flag)
 {
+    PROF_START(t0);
     uint32_t size = SC_ABI_INFO_SIZE(info);
     uint32_t space = SC_ABI_INFO_SPACE(info);
     uint32_t rank, owner, off = 0, shadow_slot = slot;
@@ -651,6 +672,8 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     a.rules.cluster = launch_clusters(b);
     a.rules.shared = a.shared;
     a.acq_next = load_cta32(&b->acq_next);
+    PROF_ADD(l, CHECKS, 1);
+    PROF_SINCE(l, LOOKUP_CYCLES, t0);
     if (l->cut == SC_DEV_CUT_SHADOW)
         return;
     /* A dependent launch's thread before griddepcontrol.wait also meets the
@@ -741,11 +764,13 @@ static __device__ __forceinline__ uint32_t group_ends(const ScDevLaunch *l, uint
 extern "C" __device__ __noinline__ void __scord_access(uint64_t addr, uint32_t info, uint32_t site,
                                           uint64_t value)
 {
+    PROF_START(t0);
     uint32_t active = __activemask();
     uint32_t slot;
     ScDevLaunch *l = checked_block(&slot); /* the same for every lane: no divergence */
     if (!l || l->cut == SC_DEV_CUT_ACCESS)
         return;
+    PROF_ADD(l, CALLS, 1);
     uint32_t lanes = __match_any_sync(active, site);
     /* A lane at the join of an if whose body it skipped (SC_ABI_INFO_NOT_TAKEN) takes
      * the warp-wide steps in a group of its own and leaves with the others. */
@@ -773,12 +798,14 @@ extern "C" __device__ __noinline__ void __scord_access(uint64_t addr, uint32_t i
      * inlined, and each copy adds to the JIT time of every instrumented module. */
     if (l->cut == SC_DEV_CUT_GROUPING)
         checks = false;
+    PROF_SINCE(l, GROUP_CYCLES, t0);
     for (uint32_t turn = __ballot_sync(same, checks); turn; turn &= turn - 1) {
         if (lane == lowest_lane(turn))
             check_access(l, slot, addr, info, site, cls, peers, weak_flag);
         __syncwarp(same);
     }
     __syncwarp(lanes);
+    PROF_SINCE(l, CALL_CYCLES, t0);
 }
 
 /* An mbarrier arrive or wait (instr_plan.c, plan_mbarrier): what the access `info`

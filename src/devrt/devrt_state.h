@@ -428,6 +428,31 @@ typedef struct ScDevBlock {
 #define SC_DEV_CUT_SHADOW 3u
 #define SC_DEV_CUT_HOOKS 4u
 
+/* The section timers of a profiling runtime: clock cycles a warp spent in each
+ * section of the access path, and counts of what it did there, summed per SM. */
+#define SC_DEV_PROF_LIST(X)                                                              \
+    X(CALLS, "warp calls of __scord_access that reached the checks")                     \
+    X(CALL_CYCLES, "cycles from the hook's first statement to its last")                 \
+    X(GROUP_CYCLES, "cycles grouping lanes and noting synchronization")                  \
+    X(CHECKS, "access checks (one lane's, or a group's)")                                \
+    X(LOOKUP_CYCLES, "cycles finding the shadow and reading the clocks, per check")      \
+    X(WORDS, "shadow word decisions")                                                    \
+    X(LOAD_CYCLES, "cycles loading a shadow word and its site word")                     \
+    X(COVERS, "acquired-release lookups")                                                \
+    X(COVER_CYCLES, "cycles in acquired-release lookups")                                \
+    X(DECIDE_CYCLES, "cycles in the rules' decision")                                    \
+    X(UNCHANGED, "decisions that left the word and its site word as they were")          \
+    X(WRITES, "attempts to write a word and its site word")                              \
+    X(WRITE_CYCLES, "cycles writing words and site words")                               \
+    X(RETRIES, "writes that found the word changed and decided again")                   \
+    X(REPORT_CYCLES, "cycles recording races")
+enum {
+#define SC_DEV_PROF_ENUM(id, what) SC_DEV_PROF_##id,
+    SC_DEV_PROF_LIST(SC_DEV_PROF_ENUM)
+#undef SC_DEV_PROF_ENUM
+        SC_DEV_PROF_COUNT
+};
+
 /* No slot could be had: the block runs unchecked (never hangs the program). */
 #define SC_DEV_NO_SLOT 0xffffffffu
 
@@ -500,6 +525,10 @@ typedef struct ScDevLaunch {
      * would run it out; 0 unless the kernel's module has sub-word accesses that may
      * reach shared memory (SC_ABI_SUBWORD_SHARED_MARKER). */
     uint64_t slot_split;
+    /* uint64_t[sm_ids][SC_DEV_PROF_COUNT]: the access path's section timers, filled
+     * only by a runtime built with DEVRT_PROFILE=1 (docs/benchmark.md, "Where an
+     * access's time goes"); 0 otherwise. */
+    uint64_t prof;
 } ScDevLaunch;
 
 #endif

@@ -361,6 +361,9 @@ static void finish(bool stopped)
             sc_log("scord: %llu cp.async copies were checked as issued but not as completed: "
                    "their threads had %u copies pending already\n",
                    (unsigned long long)sc_ctx.async_unfollowed, SC_DEV_ASYNC_COPIES);
+#ifdef SC_DEVRT_PROFILE
+        sc_rt_print_profile();
+#endif
     }
     unsigned long races = 0;
     if (sc_ctx.report) {

@@ -102,6 +102,9 @@ static bool rt_setup(const ScDrvRt *d)
         !dev_zalloc(d, SYNC_TABLE_BYTES, &rt->sync_table) ||
         !dev_zalloc(d, ((size_t)1 << SC_DEV_SYNC_NODES_BITS) * sizeof(ScDevSyncNode), &rt->sync_nodes) ||
         !dev_zalloc(d, ((size_t)1 << SC_DEV_TRAILS_BITS) * sizeof(ScDevTrail), &rt->trails) ||
+#ifdef SC_DEVRT_PROFILE
+        !dev_zalloc(d, rt->sm_ids * SC_DEV_PROF_COUNT * sizeof(uint64_t), &rt->prof) ||
+#endif
         !fill_const_rows(d, &rt->const_rows)) {
         rt->failed = true;
         sc_log("scord: cannot set up the device runtime (out of device memory?); nothing "
@@ -764,6 +767,9 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         ok = cu_ok(d.memset_d8(rt->bitmap, 0, rt->sm_ids * sizeof(uint64_t))) &&
              cu_ok(d.memset_d8(rt->records, 0, rt->records_cap * sizeof(ScDevRecord))) &&
              cu_ok(d.memset_d8(rt->sync_table, 0, SYNC_TABLE_BYTES)) &&
+#ifdef SC_DEVRT_PROFILE
+             cu_ok(d.memset_d8(rt->prof, 0, rt->sm_ids * SC_DEV_PROF_COUNT * sizeof(uint64_t))) &&
+#endif
              cu_ok(d.htod(var, &rt->launch, sizeof(uint64_t)));
     }
     ScDevLaunch desc = {
@@ -798,6 +804,9 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         .prior_split = dependent ? rt->prior_split : 0,
         .tensor_maps = rt->tensor_maps_dev,
         .n_tensor_maps = rt->tensor_maps_dev ? rt->tensor_maps.n : 0,
+#ifdef SC_DEVRT_PROFILE
+        .prof = rt->prof,
+#endif
     };
     if (ok) {
         step = "sending the launch descriptor";
@@ -826,6 +835,35 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     memcpy(chk->block, block, sizeof chk->block);
     return true;
 }
+
+#ifdef SC_DEVRT_PROFILE
+/* The launch's section timers, summed over SMs into the run's. */
+static void add_profile(const ScDrvRt *d, ScRuntime *rt)
+{
+    size_t n = rt->sm_ids * SC_DEV_PROF_COUNT;
+    uint64_t *rows = malloc(n * sizeof *rows);
+    if (rows && cu_ok(d->dtoh(rows, rt->prof, n * sizeof *rows)))
+        for (size_t i = 0; i < n; i++)
+            rt->prof_sum[i % SC_DEV_PROF_COUNT] += rows[i];
+    free(rows);
+}
+
+void sc_rt_print_profile(void)
+{
+    static const char *const names[] = {
+#define SC_DEV_PROF_NAME(id, what) #id,
+        SC_DEV_PROF_LIST(SC_DEV_PROF_NAME)
+#undef SC_DEV_PROF_NAME
+    };
+    static const char *const whats[] = {
+#define SC_DEV_PROF_WHAT(id, what) what,
+        SC_DEV_PROF_LIST(SC_DEV_PROF_WHAT)
+#undef SC_DEV_PROF_WHAT
+    };
+    for (int k = 0; k < SC_DEV_PROF_COUNT; k++)
+        sc_log("scord-profile: %s %llu (%s)\n", names[k], (unsigned long long)sc_ctx.rt.prof_sum[k], whats[k]);
+}
+#endif
 
 void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream stream)
 {
@@ -894,6 +932,9 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
         sc_ctx.unsplit_accesses += desc.unsplit_accesses;
         sc_ctx.async_unfollowed += desc.async_unfollowed;
         sc_ctx.unchecked_blocks += desc.unchecked_blocks;
+#ifdef SC_DEVRT_PROFILE
+        add_profile(&d, rt);
+#endif
         if (desc.sync_lost)
             sc_vlog("scord: %s: %u flags lost their release chain to another flag in the sync "
                     "table (a false alarm is possible there)\n", chk->kernel, desc.sync_lost);

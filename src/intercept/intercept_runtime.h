@@ -69,6 +69,10 @@ typedef struct ScRuntime {
     bool prior_warned;        /* the note that a dependency could not be kept was given */
     ScTensorMaps tensor_maps; /* the tensor maps the program encoded */
     CUdeviceptr tensor_maps_dev; /* their copy on the device, SC_DEV_TENSOR_MAPS records */
+#ifdef SC_DEVRT_PROFILE
+    CUdeviceptr prof;         /* ScDevLaunch.prof, cleared per launch */
+    uint64_t prof_sum[SC_DEV_PROF_COUNT]; /* summed over SMs and launches */
+#endif
 } ScRuntime;
 
 /* One launch of scord's code, between sc_rt_launch_begin and sc_rt_launch_end. */
@@ -94,6 +98,10 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
                         unsigned shmem, CUstream stream, bool programmatic, ScLaunchCheck *chk);
 /* Waits for the launch, reads its races back and reports them. */
 void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream stream);
+#ifdef SC_DEVRT_PROFILE
+/* Prints the section timers of a profiling runtime (DEVRT_PROFILE=1), summed over the run. */
+void sc_rt_print_profile(void);
+#endif
 
 /* Whether work on the stream is being captured into a graph (or the driver cannot
  * say): scord then makes no driver call of its own for it, which could invalidate the
