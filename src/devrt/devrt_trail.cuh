@@ -182,6 +182,28 @@ static __device__ uint64_t own_release_in(const ScDevLaunch *l, uint32_t slot, c
     return 0;
 }
 
+/* settle_trail with the releases of the trail's own threads on the chain of `head`
+ * (own_release_in): the records the walk would meet there, found without walking it.
+ * In an mbarrier's chain (every thread of the block releases at each phase) a word
+ * with a trail otherwise walked the chain for each of its checks: 99.9% of
+ * `transpose_mbarrier`'s access time (results/2026-11-29-profile-abi-h200.md). */
+static __device__ uint32_t settle_own(const ScDevLaunch *l, uint32_t slot, const ScRulesTrail *t,
+                                      const ScRulesState *before, uint32_t head, uint32_t unsettled,
+                                      uint64_t *before_rec, uint64_t *after_rec)
+{
+    uint64_t rec;
+    if (((unsettled >> SC_RULES_TRAIL_MAX) & 1u) && (rec = own_release_in(l, slot, before, head)))
+        unsettled = settle_trail(t, before, rec, unsettled, before_rec, after_rec);
+    for (uint32_t i = 0; i < t->n_after && unsettled; i++) {
+        if (!((unsettled >> i) & 1u))
+            continue;
+        ScRulesState st = sc_rules_decode(sc_rules_stamp_word(t->after[i]));
+        if ((rec = own_release_in(l, slot, &st, head)))
+            unsettled = settle_trail(t, before, rec, unsettled, before_rec, after_rec);
+    }
+    return unsettled;
+}
+
 /* The release this thread has taken, or its block's threads took before a barrier or
  * __syncwarp it passed since, that covers the accesses of the recorder (s) of the
  * shadow word `old`, looked for only when the rules need one. The usable chains are
@@ -311,9 +333,15 @@ extern "C" __device__ __noinline__ uint64_t __scord_acquired_cover(const ScDevLa
             continue;
         }
         flags |= SC_DEV_ACQ_LOCK(meta) ? ACQ_LOCK : 0u;
-        if (!trailed && !ordered && budget == ACQ_WALK_TOTAL && (found = own_release_in(l, slot, s, head))) {
-            done = true;
-            break;
+        /* The recorder's and the trail's threads' own releases on the chain, looked up
+         * directly: when they answer all the walk looks for, it is not needed. (A
+         * recorder the clocks order is still walked for: the walk's answer is then the
+         * first record that covers part of its history, which may order more.) */
+        if (!ordered && budget == ACQ_WALK_TOTAL && (found || (found = own_release_in(l, slot, s, head)))) {
+            if (unsettled)
+                unsettled = settle_own(l, slot, &trail, &before_st, head, unsettled, &before_rec, after_rec);
+            if ((done = !unsettled))
+                break;
         }
         uint32_t stack[4], sp = 0, walked = 0;
         stack[sp++] = head;
