@@ -112,6 +112,7 @@
     FIELD(ScDevLaunch, tensor_maps)                                                            \
     FIELD(ScDevLaunch, n_tensor_maps)                                                          \
     FIELD(ScDevLaunch, slot_split)                                                             \
+    FIELD(ScDevLaunch, prof)                                                                   \
     SIZE(ScDevTensorMap)                                                                       \
     FIELD(ScDevTensorMap, map)                                                                 \
     FIELD(ScDevTensorMap, base)                                                                \
