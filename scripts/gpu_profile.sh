@@ -9,7 +9,7 @@
 # Writes OUTDIR/profile.md (the table) and OUTDIR/profile-<workload>.log (scord's
 # output, the scord-profile lines last). Environment: BUILD (the tree with the bench
 # programs, default build), PROF_BUILD (default build-prof), JOBS (default 16),
-# ONLY_WORKLOADS (names, space-separated; default all), PROF_TIMEOUT (seconds per run,
+# ONLY_WORKLOADS (comma-separated names, as for gpu_ab.sh; default all), PROF_TIMEOUT (seconds per run,
 # default 120).
 set -u -o pipefail
 
@@ -31,7 +31,7 @@ make -j"$JOBS" BUILD="$BUILD" bench-progs >"$OUTDIR/profile-build.log" 2>&1 &&
     exit 1
 }
 
-workloads=${ONLY_WORKLOADS:-$(ls bench/workloads/*.cu | xargs -n1 basename | sed 's/\.cu$//')}
+workloads=$(echo "${ONLY_WORKLOADS:-$(ls bench/workloads/*.cu | xargs -n1 basename | sed 's/\.cu$//')}" | tr ',' ' ')
 status=0
 for w in $workloads; do
     echo "gpu_profile: $w"

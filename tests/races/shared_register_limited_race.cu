@@ -3,6 +3,8 @@
 // scord's prebuilt device runtime: one with __launch_bounds__(256, 8) (32 registers), one
 // with __maxnreg__(40). The runtime's cubin cannot link into them; scord compiles their
 // module whole with the runtime's PTX, which fits each kernel's limit, and checks them.
+// Eight resident blocks of 256 threads need 2,048 threads per SM (sm_80 and later).
+// SCORD-REQUIRES: sm_80
 // SCORD-CATEGORY: 14
 // SCORD-EXPECT: 2 races
 // SCORD-CAUSE: A missing_barrier
