@@ -43,7 +43,7 @@ python3 - "$OUTDIR" $workloads >"$OUTDIR/profile.md" <<'EOF' || status=1
 import re, sys
 
 out, names = sys.argv[1], sys.argv[2:]
-cols = ["GROUP", "LOOKUP", "LOAD", "COVER", "DECIDE", "WRITE", "REPORT"]
+cols = ["GROUP", "CHECK", "LOOKUP", "SHADOW", "LOAD", "COVER", "DECIDE", "WRITE", "REPORT", "WAIT"]
 print("| workload | calls | checks/call | words/call | unchanged/word | writes/word | retries/write |"
       " covers/word | cycles/call | " + " | ".join(c.lower() + " %" for c in cols) + " |")
 print("|---" * (9 + len(cols)) + "|")
@@ -69,7 +69,9 @@ for w in names:
 print()
 print("Shares are of the warp cycles from the first to the last statement of __scord_access"
       " (the call, its prologue and epilogue excluded); a section's cycles are those of the"
-      " lowest active lane, summed over warps, so nested and divergent sections overlap.")
+      " lowest active lane, summed over warps. Nested: check holds lookup and shadow (one"
+      " word's decision, whole), shadow holds load, cover, decide, write and report; group,"
+      " check and wait follow one another.")
 EOF
 cat "$OUTDIR/profile.md"
 exit $status

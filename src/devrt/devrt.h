@@ -29,9 +29,10 @@ static inline const char *sc_devrt_ptx_for(int device_sm)
 }
 
 /* The registers per thread the prebuilt runtime's functions may use (ptxas
- * --maxrregcount, which src/devrt/devrt.mk reads from here): what
- * CU_JIT_THREADS_PER_BLOCK=1024 gives the module scord compiles them with, so that
- * every block size the program's kernels allowed still launches. */
+ * --maxrregcount, which src/devrt/devrt.mk reads from here), and the cap scord's
+ * compiles put on every instrumented kernel (CU_JIT_MAX_REGISTERS): what 1,024
+ * threads per block leave, so that every block size the program's kernels allowed
+ * still launches. */
 #define SC_DEVRT_CUBIN_REGS 64
 
 /* The runtime compiled by ptxas -c at build time for sm_<sm> (the text for that

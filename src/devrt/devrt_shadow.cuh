@@ -392,7 +392,9 @@ static __device__ uint64_t check_word(const Access *a, uint64_t *word, uint64_t 
     uint64_t marker = 0, *cells = 0, kept = 0;
     uint32_t byte = lowest_lane(r.mask), bytes = r.mask;
     for (;;) {
+        PROF_START(t0);
         int res = check_shadow(a, &r, &sh, byte, &marker, &kept);
+        PROF_SINCE(a->l, SHADOW_CYCLES, t0);
         if (!cells) {
             if (res != SC_RULES_SPLIT)
                 return kept;
@@ -800,11 +802,18 @@ extern "C" __device__ __noinline__ void __scord_access(uint64_t addr, uint32_t i
         checks = false;
     PROF_SINCE(l, GROUP_CYCLES, t0);
     for (uint32_t turn = __ballot_sync(same, checks); turn; turn &= turn - 1) {
-        if (lane == lowest_lane(turn))
+        if (lane == lowest_lane(turn)) {
+            PROF_START(t1);
             check_access(l, slot, addr, info, site, cls, peers, weak_flag);
+            PROF_SINCE(l, CHECK_CYCLES, t1);
+        }
+        PROF_START(t2);
         __syncwarp(same);
+        PROF_SINCE(l, WAIT_CYCLES, t2);
     }
+    PROF_START(t3);
     __syncwarp(lanes);
+    PROF_SINCE(l, WAIT_CYCLES, t3);
     PROF_SINCE(l, CALL_CYCLES, t0);
 }
 

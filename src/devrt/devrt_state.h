@@ -435,8 +435,10 @@ typedef struct ScDevBlock {
     X(CALL_CYCLES, "cycles from the hook's first statement to its last")                 \
     X(GROUP_CYCLES, "cycles grouping lanes and noting synchronization")                  \
     X(CHECKS, "access checks (one lane's, or a group's)")                                \
+    X(CHECK_CYCLES, "cycles in access checks, whole")                                    \
     X(LOOKUP_CYCLES, "cycles finding the shadow and reading the clocks, per check")      \
     X(WORDS, "shadow word decisions")                                                    \
+    X(SHADOW_CYCLES, "cycles deciding shadow words, whole")                              \
     X(LOAD_CYCLES, "cycles loading a shadow word and its site word")                     \
     X(COVERS, "acquired-release lookups")                                                \
     X(COVER_CYCLES, "cycles in acquired-release lookups")                                \
@@ -445,7 +447,8 @@ typedef struct ScDevBlock {
     X(WRITES, "attempts to write a word and its site word")                              \
     X(WRITE_CYCLES, "cycles writing words and site words")                               \
     X(RETRIES, "writes that found the word changed and decided again")                   \
-    X(REPORT_CYCLES, "cycles recording races")
+    X(REPORT_CYCLES, "cycles recording races")                                           \
+    X(WAIT_CYCLES, "cycles waiting at the hook's __syncwarps for the checking lanes")
 enum {
 #define SC_DEV_PROF_ENUM(id, what) SC_DEV_PROF_##id,
     SC_DEV_PROF_LIST(SC_DEV_PROF_ENUM)

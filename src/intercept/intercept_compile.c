@@ -10,6 +10,7 @@
 
 #include "common/sc_cache.h"
 #include "common/sc_options.h"
+#include "devrt/devrt.h"
 #include "intercept/intercept_compile.h"
 
 /* The entries are trimmed to this size after each store. */
@@ -20,17 +21,21 @@
 
 /* The options of every link session scord runs. The cache key hashes this list,
  * so entries compiled with other options can never be hit. Level 4 is the JIT's
- * default, written out to be part of the key. Threads per block 1024: the checks
- * add registers, and a kernel the program launches with 512 or 1024 threads per
- * block would otherwise fail with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (seen on an
- * H100 with a tiled SGEMM, a scan and a stencil); this caps registers so that any
- * block size the original allowed still launches, spilling where it must. */
+ * default, written out to be part of the key. At most 64 registers (what 1,024
+ * threads per block leave, and the prebuilt runtime's SC_DEVRT_CUBIN_REGS): the
+ * checks add registers, and a kernel the program launches with 512 or 1024 threads
+ * per block would otherwise fail with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (seen on an
+ * H100 with a tiled SGEMM, a scan and a stencil); so any block size the original
+ * allowed still launches, spilling where it must. A kernel's own lower limit
+ * (.maxnreg, or .minnctapersm) still holds. Not CU_JIT_THREADS_PER_BLOCK 1024, which
+ * gives the same cap: with a kernel's minimum of resident blocks it asks for more
+ * threads per SM than the device has. */
 static const struct {
     CUjit_option option;
     uintptr_t value;
 } jit_settings[] = {
     {CU_JIT_OPTIMIZATION_LEVEL, 4},
-    {CU_JIT_THREADS_PER_BLOCK, 1024},
+    {CU_JIT_MAX_REGISTERS, SC_DEVRT_CUBIN_REGS},
 };
 
 typedef struct CompileDriver {
@@ -216,19 +221,29 @@ static void leave_context(const CompileContext *cc)
         compile.drv.primary_release(cc->dev);
 }
 
-static CUresult link_inputs(const ScLinkInput *in, size_t n, void **cubin_out, size_t *size_out)
+/* The JIT's error log of a link (not a setting: not in the cache key). */
+#define JIT_LOG_BYTES 4096
+
+static CUresult link_inputs(const ScLinkInput *in, size_t n, void **cubin_out, size_t *size_out,
+                            char log[JIT_LOG_BYTES])
 {
     ScDriver *d = &sc_ctx.drv;
     if (!d->link_create || !d->link_add_data || !d->link_complete || !d->link_destroy)
         return CUDA_ERROR_NOT_SUPPORTED;
-    CUjit_option opts[SC_ARRAY_LEN(jit_settings)];
-    void *vals[SC_ARRAY_LEN(jit_settings)];
+    enum { N_OPTS = SC_ARRAY_LEN(jit_settings) + 2 };
+    CUjit_option opts[N_OPTS];
+    void *vals[N_OPTS];
     for (size_t i = 0; i < SC_ARRAY_LEN(jit_settings); i++) {
         opts[i] = jit_settings[i].option;
         vals[i] = (void *)jit_settings[i].value;
     }
+    log[0] = '\0';
+    opts[N_OPTS - 2] = CU_JIT_ERROR_LOG_BUFFER;
+    vals[N_OPTS - 2] = log;
+    opts[N_OPTS - 1] = CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES;
+    vals[N_OPTS - 1] = (void *)(uintptr_t)JIT_LOG_BYTES;
     CUlinkState state;
-    CUresult r = d->link_create(SC_ARRAY_LEN(jit_settings), opts, vals, &state);
+    CUresult r = d->link_create(N_OPTS, opts, vals, &state);
     if (r != CUDA_SUCCESS)
         return r;
     for (size_t i = 0; i < n && r == CUDA_SUCCESS; i++)
@@ -308,8 +323,14 @@ CUresult sc_compile(const char *origin, const ScLinkInput *in, size_t n, void **
     if (have_device)
         enter_context(dev, &cc);
     size_t size = 0;
-    CUresult r = link_inputs(in, n, cubin, &size);
+    char log[JIT_LOG_BYTES];
+    CUresult r = link_inputs(in, n, cubin, &size, log);
     leave_context(&cc);
+    if (r != CUDA_SUCCESS && log[0]) {
+        log[JIT_LOG_BYTES - 1] = '\0';
+        sc_vlog("scord: %s: the driver's compiler said:\n%s%s", origin, log,
+                log[strlen(log) - 1] == '\n' ? "" : "\n");
+    }
     if (r == CUDA_SUCCESS && cached)
         store(origin, &key, *cubin, size);
     return r;
