@@ -159,11 +159,17 @@ bool sc_instr_declare_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *er
  * as sc_instr_declare_runtime. */
 bool sc_instr_link_runtime(ScPtxModule *m, const char *runtime_ptx, ScErr *err);
 
-/* Whether a kernel of m may use fewer than `regs` registers per thread: a `.maxnreg`
- * below it, or `.minnctapersm` blocks of its `.maxntid`/`.reqntid` threads (1,024
- * when it names none, rounded up to whole warps) whose threads cannot each have `regs`
- * of the SM's 65,536. */
-bool sc_instr_register_limited(const ScPtxModule *m, unsigned regs);
+/* The fewest registers per thread ptxas accepts as a limit. */
+#define SC_INSTR_MIN_REGISTERS 16
+
+/* The most registers per thread that every kernel of m allows, and at most `regs`: a
+ * `.maxnreg`, or what `.minnctapersm` blocks of its `.maxntid`/`.reqntid` threads
+ * (1,024 when it names none, rounded up to whole warps) leave each thread of the SM's
+ * 65,536, in multiples of 8. The JIT compiles a module's functions apart, each within
+ * the compile's register cap, and refuses a kernel that calls a function using more
+ * registers than the kernel may: the runtime's functions fit every kernel of the module
+ * only when the cap is this limit. */
+unsigned sc_instr_register_limit(const ScPtxModule *m, unsigned regs);
 
 /* Names for messages and dumps. */
 const char *sc_instr_site_kind_name(ScInstrSiteKind k);

@@ -236,27 +236,32 @@ static unsigned long args_product(const char *args)
     return product;
 }
 
-bool sc_instr_register_limited(const ScPtxModule *m, unsigned regs)
+unsigned sc_instr_register_limit(const ScPtxModule *m, unsigned regs)
 {
+    unsigned limit = regs;
     for (const ScPtxItem *it = m->first; it; it = it->next) {
         const ScPtxFunc *f = it->kind == SC_PTX_ITEM_FUNC ? it->u.func : NULL;
         if (!f || !f->is_entry || !f->has_body)
             continue;
-        unsigned long threads = 0, blocks = 0;
+        unsigned long threads = 0, blocks = 0, kernel = regs;
         for (uint32_t i = 0; i < f->n_dirs; i++) {
             const ScPtxDirective *d = &f->dirs[i];
-            if (strcmp(d->name, "maxnreg") == 0 && args_product(d->args) < regs)
-                return true;
+            if (strcmp(d->name, "maxnreg") == 0 && args_product(d->args) < kernel)
+                kernel = args_product(d->args);
             if (strcmp(d->name, "maxntid") == 0 || strcmp(d->name, "reqntid") == 0)
                 threads = args_product(d->args);
             if (strcmp(d->name, "minnctapersm") == 0)
                 blocks = args_product(d->args);
         }
         /* A minimum of resident blocks shares the SM's 65,536 registers among their
-         * warps (a block's threads rounded up to whole warps). */
+         * warps (a block's threads rounded up to whole warps), in the 8 registers per
+         * thread the hardware allocates by: ptxas gives `.maxntid 200` with
+         * `.minnctapersm 5` 56, not 58. */
         unsigned long warp_threads = ((threads ? threads : 1024) + 31) / 32 * 32;
-        if (blocks && 65536ul / (blocks * warp_threads) < regs)
-            return true;
+        if (blocks && 65536ul / (blocks * warp_threads) / 8 * 8 < kernel)
+            kernel = 65536ul / (blocks * warp_threads) / 8 * 8;
+        if (kernel < limit)
+            limit = (unsigned)kernel;
     }
-    return false;
+    return limit < SC_INSTR_MIN_REGISTERS ? SC_INSTR_MIN_REGISTERS : limit;
 }

@@ -43,10 +43,11 @@ typedef struct ScModuleRec {
     ScLoadPlan plan;      /* what scord decided, and the PTX it loaded */
     bool loaded_ours;     /* the driver accepted scord's PTX */
     void *linked;         /* the cubin scord compiled or linked and loaded (kept for the driver) */
-    char *instr_ptx;      /* the instrumented PTX scord loaded (kept for the driver): declaring the
-                             runtime, or with it appended where register_limited */
+    char *instr_ptx;      /* the instrumented PTX scord loaded (kept for the driver), declaring the
+                             runtime */
     uint32_t site_base;   /* the first site id of its instrumentation (whole_text does it again) */
-    bool register_limited; /* a kernel may use fewer registers than the prebuilt runtime */
+    unsigned max_registers; /* per thread, in scord's compile of its instrumented code: the
+                               prebuilt runtime's 64, or a kernel's lower limit */
     /* A linked plan's inputs as scord links them: each PTX input instrumented (owned),
      * the others as planned, and the device runtime last; NULL when not instrumented. */
     ScLinkInput *instr_link;

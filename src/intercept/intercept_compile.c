@@ -19,23 +19,15 @@
  * context retained only for the compile. */
 #define MAX_KEPT_DEVICES 64
 
-/* The options of every link session scord runs. The cache key hashes this list,
- * so entries compiled with other options can never be hit. Level 4 is the JIT's
- * default, written out to be part of the key. At most 64 registers (what 1,024
- * threads per block leave, and the prebuilt runtime's SC_DEVRT_CUBIN_REGS): the
- * checks add registers, and a kernel the program launches with 512 or 1024 threads
- * per block would otherwise fail with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (seen on an
- * H100 with a tiled SGEMM, a scan and a stencil); so any block size the original
- * allowed still launches, spilling where it must. A kernel's own lower limit
- * (.maxnreg, or .minnctapersm) still holds. Not CU_JIT_THREADS_PER_BLOCK 1024, which
- * gives the same cap: with a kernel's minimum of resident blocks it asks for more
- * threads per SM than the device has. */
+/* The options of every link session scord runs, and with instrumented code its cap on
+ * registers (link_options). The cache key hashes them, so entries compiled with other
+ * options can never be hit. Level 4 is the JIT's default, written out to be part of
+ * the key. */
 static const struct {
     CUjit_option option;
     uintptr_t value;
 } jit_settings[] = {
     {CU_JIT_OPTIMIZATION_LEVEL, 4},
-    {CU_JIT_MAX_REGISTERS, SC_DEVRT_CUBIN_REGS},
 };
 
 typedef struct CompileDriver {
@@ -147,7 +139,7 @@ static int device_attribute(CUdevice dev, CUdevice_attribute attr)
 
 /* Everything that determines the cubin: the inputs, the device's architecture,
  * the driver (whose JIT compiles), scord and the options scord compiles with. */
-static void make_key(CUdevice dev, const ScLinkInput *in, size_t n, ScCacheKey *key)
+static void make_key(CUdevice dev, const ScLinkInput *in, size_t n, unsigned max_registers, ScCacheKey *key)
 {
     ScCacheKeyBuilder b;
     sc_cache_key_begin(&b);
@@ -162,6 +154,7 @@ static void make_key(CUdevice dev, const ScLinkInput *in, size_t n, ScCacheKey *
         sc_cache_key_add_int(&b, "jit_option", jit_settings[i].option);
         sc_cache_key_add_int(&b, "jit_value", (int64_t)jit_settings[i].value);
     }
+    sc_cache_key_add_int(&b, "max_registers", max_registers);
     for (size_t i = 0; i < n; i++) {
         sc_cache_key_add_int(&b, "input_type", in[i].is_ptx ? CU_JIT_INPUT_PTX : CU_JIT_INPUT_CUBIN);
         sc_cache_key_add(&b, "input", in[i].data, in[i].len);
@@ -224,26 +217,30 @@ static void leave_context(const CompileContext *cc)
 /* The JIT's error log of a link (not a setting: not in the cache key). */
 #define JIT_LOG_BYTES 4096
 
-static CUresult link_inputs(const ScLinkInput *in, size_t n, void **cubin_out, size_t *size_out,
-                            char log[JIT_LOG_BYTES])
+static CUresult link_inputs(const ScLinkInput *in, size_t n, unsigned max_registers, void **cubin_out,
+                            size_t *size_out, char log[JIT_LOG_BYTES])
 {
     ScDriver *d = &sc_ctx.drv;
     if (!d->link_create || !d->link_add_data || !d->link_complete || !d->link_destroy)
         return CUDA_ERROR_NOT_SUPPORTED;
-    enum { N_OPTS = SC_ARRAY_LEN(jit_settings) + 2 };
-    CUjit_option opts[N_OPTS];
-    void *vals[N_OPTS];
-    for (size_t i = 0; i < SC_ARRAY_LEN(jit_settings); i++) {
-        opts[i] = jit_settings[i].option;
-        vals[i] = (void *)jit_settings[i].value;
+    CUjit_option opts[SC_ARRAY_LEN(jit_settings) + 3];
+    void *vals[SC_ARRAY_LEN(jit_settings) + 3];
+    unsigned n_opts = 0;
+    for (size_t i = 0; i < SC_ARRAY_LEN(jit_settings); i++, n_opts++) {
+        opts[n_opts] = jit_settings[i].option;
+        vals[n_opts] = (void *)jit_settings[i].value;
     }
     log[0] = '\0';
-    opts[N_OPTS - 2] = CU_JIT_ERROR_LOG_BUFFER;
-    vals[N_OPTS - 2] = log;
-    opts[N_OPTS - 1] = CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES;
-    vals[N_OPTS - 1] = (void *)(uintptr_t)JIT_LOG_BYTES;
+    opts[n_opts] = CU_JIT_ERROR_LOG_BUFFER;
+    vals[n_opts++] = log;
+    opts[n_opts] = CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES;
+    vals[n_opts++] = (void *)(uintptr_t)JIT_LOG_BYTES;
+    if (max_registers) {
+        opts[n_opts] = CU_JIT_MAX_REGISTERS;
+        vals[n_opts++] = (void *)(uintptr_t)max_registers;
+    }
     CUlinkState state;
-    CUresult r = d->link_create(N_OPTS, opts, vals, &state);
+    CUresult r = d->link_create(n_opts, opts, vals, &state);
     if (r != CUDA_SUCCESS)
         return r;
     for (size_t i = 0; i < n && r == CUDA_SUCCESS; i++)
@@ -292,7 +289,7 @@ static void store(const char *origin, const ScCacheKey *key, const void *cubin, 
                 (unsigned long long)trim.bytes_before, trim.evicted);
 }
 
-CUresult sc_compile(const char *origin, const ScLinkInput *in, size_t n, void **cubin)
+CUresult sc_compile(const char *origin, const ScLinkInput *in, size_t n, unsigned max_registers, void **cubin)
 {
     pthread_once(&compile.once, describe_driver);
     CUdevice dev = 0;
@@ -301,7 +298,7 @@ CUresult sc_compile(const char *origin, const ScLinkInput *in, size_t n, void **
     ScCacheKey key;
     char hex[2 * SC_SHA256_LEN + 1] = "";
     if (cached) {
-        make_key(dev, in, n, &key);
+        make_key(dev, in, n, max_registers, &key);
         sc_sha256_hex(key.bytes, hex);
         ScErr err = {0};
         void *payload = NULL;
@@ -324,7 +321,7 @@ CUresult sc_compile(const char *origin, const ScLinkInput *in, size_t n, void **
         enter_context(dev, &cc);
     size_t size = 0;
     char log[JIT_LOG_BYTES];
-    CUresult r = link_inputs(in, n, cubin, &size, log);
+    CUresult r = link_inputs(in, n, max_registers, cubin, &size, log);
     leave_context(&cc);
     if (r != CUDA_SUCCESS && log[0]) {
         log[JIT_LOG_BYTES - 1] = '\0';

@@ -19,11 +19,13 @@ CUresult sc_link_add_input(ScReal_cuLinkAddData add, CUlinkState state, const Sc
                            void **vals);
 
 /* Links in[0, n) into a cubin for the planned device (malloc'd in *cubin, for the
- * caller to keep as long as the driver may read it). A cubin in the disk cache
+ * caller to keep as long as the driver may read it), each function within
+ * max_registers per thread (0: as the JIT decides, for the program's own code). A cubin in the disk cache
  * under the same key is used without compiling; one compiled here is stored
  * there. A thread with no current context compiles in the planned device's
  * primary context, which scord retains for the rest of the process. origin names
  * the load call in --verbose notes. */
-CUresult sc_compile(const char *origin, const ScLinkInput *in, size_t n, void **cubin);
+CUresult sc_compile(const char *origin, const ScLinkInput *in, size_t n, unsigned max_registers,
+                    void **cubin);
 
 #endif

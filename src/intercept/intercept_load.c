@@ -71,6 +71,23 @@ static ScLinkInput runtime_link_input(void)
     return (ScLinkInput){false, (uint8_t *)c->data, (size_t)(c->end - c->data)};
 }
 
+/* The runtime for m's compile. The prebuilt cubin's functions use up to 64 registers,
+ * and the JIT, which compiles each function apart, refuses a kernel whose own limit is
+ * lower (`.maxnreg`, or `__launch_bounds__` with a minimum of blocks per SM: "entry
+ * function ... with max regcount of 32 calls function ... with regcount of 54"); for
+ * such a module, the runtime's PTX compiled within the kernel's limit
+ * (m->max_registers, sc_instr_register_limit). */
+static ScLinkInput runtime_for(const ScModuleRec *m)
+{
+    if (m->max_registers && m->max_registers < SC_DEVRT_CUBIN_REGS) {
+        sc_vlog("scord: %s: a kernel may use at most %u registers, fewer than scord's prebuilt device "
+                "runtime: compiling the runtime's PTX within that limit\n",
+                m->origin, m->max_registers);
+        return runtime_input();
+    }
+    return runtime_link_input();
+}
+
 /* The PTX Triton generated for the cubin with SHA-256 `hash`, from its cache
  * (intercept_triton.c); NULL when the cubin is not one of its cache's. */
 static char *triton_twin_for(const uint8_t hash[SC_SHA256_LEN])
@@ -333,9 +350,8 @@ static bool keep_globals(ScModuleRec *m, const ScPtxModule *pm, ScErr *err)
 }
 
 /* The instrumented text of one module or translation unit, declaring the runtime,
- * which the link adds as an input of its own (runtime_link_input); for a whole module
- * with a kernel whose register limit is below the prebuilt runtime's, with the
- * runtime's PTX appended, to compile whole (compile_instrumented). */
+ * which the link adds as an input of its own (runtime_for); lowers m->max_registers to
+ * the limit of the text's kernels. */
 static char *instrument_text(ScModuleRec *m, const char *ptx, size_t len, bool whole, ScInstrResult *res,
                              ScErr *err)
 {
@@ -345,15 +361,14 @@ static char *instrument_text(ScModuleRec *m, const char *ptx, size_t len, bool w
      * walk cannot see (instr_prune.c). */
     ScInstrOpts opts = {.site_base = sc_ctx.next_site, .prune = sc_ctx.prune && whole};
     ScPtxModule *pm = sc_ptx_parse(ptx, len, "module", err);
-    bool limited = whole && pm && sc_instr_register_limited(pm, SC_DEVRT_CUBIN_REGS);
+    unsigned limit = pm ? sc_instr_register_limit(pm, SC_DEVRT_CUBIN_REGS) : SC_DEVRT_CUBIN_REGS;
     bool ok = pm && keep_globals(m, pm, err) && sc_instr_module(pm, &opts, res, err) &&
-              (limited ? sc_instr_link_runtime(pm, runtime_ptx(), err)
-                       : sc_instr_declare_runtime(pm, runtime_ptx(), err)) &&
+              sc_instr_declare_runtime(pm, runtime_ptx(), err) &&
               sc_ptx_print(pm, &out) && !out.oom && add_sites(res, err) && note_kernels(res, err);
-    if (ok && whole) {
+    if (ok && whole)
         m->site_base = opts.site_base;
-        m->register_limited = limited;
-    }
+    if (ok && (!m->max_registers || limit < m->max_registers))
+        m->max_registers = limit;
     if (ok)
         sc_ctx.next_site += res->n_sites;
     if (pm)
@@ -405,7 +420,7 @@ static const ScLinkInput *instrument_link(ScModuleRec *m, size_t *n)
         free_instr_link(m); /* a PTX input holds its own text, or NULL where it failed */
         return m->plan.link;
     }
-    m->instr_link[m->plan.n_link] = runtime_link_input();
+    m->instr_link[m->plan.n_link] = runtime_for(m);
     m->n_instr_link = m->plan.n_link + 1;
     m->instrumented = true;
     sc_vlog("scord: linked module instrumented: %u access sites in %u kernels\n", access, kernels);
@@ -456,11 +471,12 @@ static bool is_rejection(CUresult r)
            r == CUDA_ERROR_INVALID_SOURCE || r == CUDA_ERROR_JIT_COMPILATION_DISABLED;
 }
 
-/* Compiles PTX text to a cubin now (malloc'd in *cubin), or finds it in the cache. */
-static CUresult compile_ptx(const char *origin, const char *ptx, void **cubin)
+/* Compiles PTX text to a cubin now (malloc'd in *cubin), or finds it in the cache
+ * (max_registers as sc_compile takes it). */
+static CUresult compile_ptx(const char *origin, const char *ptx, unsigned max_registers, void **cubin)
 {
     ScLinkInput in = {true, (uint8_t *)ptx, strlen(ptx)};
-    return sc_compile(origin, &in, 1, cubin);
+    return sc_compile(origin, &in, 1, max_registers, cubin);
 }
 
 /* The module instrumented again as instrument() did it (the same site numbers: the
@@ -486,25 +502,12 @@ static char *whole_text(const ScModuleRec *m)
     return sc_buf_take(&out);
 }
 
-/* Compiles a module's instrumented PTX into m->linked: linked with the runtime (the
- * prebuilt cubin for the device, else the runtime's PTX as an input of its own), or
- * where the link is refused, whole with the runtime's PTX appended. The prebuilt
- * cubin (64 registers) does not link into a kernel whose register limit is lower
- * (`.maxnreg`, or `__launch_bounds__` with a minimum of blocks per SM: nvlink "calls
- * function ... with regcount of 64"), nor does a runtime compiled apart; compiled
- * whole, the runtime's functions fit each caller's limit. Such a module
- * (sc_instr_register_limited) was instrumented whole already: no link is tried that
- * would fail after compiling it. */
+/* Compiles a module's instrumented PTX into m->linked: linked with the runtime
+ * (runtime_for), or where the link is refused, whole with the runtime's PTX appended. */
 static CUresult compile_instrumented(ScModuleRec *m, const char *ptx)
 {
-    if (m->register_limited) {
-        sc_vlog("scord: %s: a kernel's register limit is below the %d registers of scord's prebuilt device "
-                "runtime: compiling the module whole with the runtime's PTX\n",
-                m->origin, SC_DEVRT_CUBIN_REGS);
-        return compile_ptx(m->origin, ptx, &m->linked);
-    }
-    ScLinkInput in[2] = {{true, (uint8_t *)ptx, strlen(ptx)}, runtime_link_input()};
-    CUresult r = sc_compile(m->origin, in, 2, &m->linked);
+    ScLinkInput in[2] = {{true, (uint8_t *)ptx, strlen(ptx)}, runtime_for(m)};
+    CUresult r = sc_compile(m->origin, in, 2, m->max_registers, &m->linked);
     if (r == CUDA_SUCCESS || !is_rejection(r))
         return r;
     char *whole = whole_text(m);
@@ -513,7 +516,7 @@ static CUresult compile_instrumented(ScModuleRec *m, const char *ptx)
     sc_vlog("scord: %s: the module did not link with scord's device runtime (%s); compiling it whole with "
             "the runtime's PTX\n",
             m->origin, sc_cu_error(r));
-    r = compile_ptx(m->origin, whole, &m->linked);
+    r = compile_ptx(m->origin, whole, m->max_registers, &m->linked);
     free(whole);
     return r;
 }
@@ -530,17 +533,17 @@ static const void *compiled_image(ScModuleRec *m, CUresult *result)
     const char *ptx = instrument(m, true);
     CUresult r;
     if (sc_ctx.fault_reject_ptx)
-        r = compile_ptx(m->origin, FAULT_IMAGE, &m->linked);
+        r = compile_ptx(m->origin, FAULT_IMAGE, 0, &m->linked);
     else if (m->instrumented)
         r = compile_instrumented(m, ptx);
     else
-        r = compile_ptx(m->origin, ptx, &m->linked);
+        r = compile_ptx(m->origin, ptx, 0, &m->linked);
     if (r == CUDA_SUCCESS)
         return m->linked;
     if (m->instrumented && !sc_ctx.fault_reject_ptx && is_rejection(r)) {
         /* The program still runs from scord's loader, only unchecked. */
         drop_instrumentation(m, r);
-        r = compile_ptx(m->origin, m->plan.ptx, &m->linked);
+        r = compile_ptx(m->origin, m->plan.ptx, 0, &m->linked);
         if (r == CUDA_SUCCESS)
             return m->linked;
     }
@@ -549,23 +552,22 @@ static const void *compiled_image(ScModuleRec *m, CUresult *result)
 }
 
 /* The cubin scord links for a linked plan, instrumented if it can be: with the
- * prebuilt runtime, else (or where the link refuses it) with the runtime's PTX;
- * instrumented inputs the JIT refuses are linked again as planned, uninstrumented. A
- * unit's kernel whose register limit is below the runtime's refuses both: its plan
- * then runs unchecked (docs/instrumentation.md, "Linking the runtime"). */
+ * prebuilt runtime (runtime_for), else (or where the link refuses it) with the
+ * runtime's PTX; instrumented inputs the JIT refuses are linked again as planned,
+ * uninstrumented. */
 static const void *linked_image(ScModuleRec *m, CUresult *result)
 {
     size_t n;
     const ScLinkInput *in = instrument_link(m, &n);
-    CUresult r = sc_compile(m->origin, in, n, &m->linked);
+    CUresult r = sc_compile(m->origin, in, n, m->instrumented ? m->max_registers : 0, &m->linked);
     if (r != CUDA_SUCCESS && m->instrumented && is_rejection(r) && !m->instr_link[n - 1].is_ptx) {
         m->instr_link[n - 1] = runtime_input();
-        r = sc_compile(m->origin, m->instr_link, n, &m->linked);
+        r = sc_compile(m->origin, m->instr_link, n, m->max_registers, &m->linked);
     }
     if (r != CUDA_SUCCESS && m->instrumented && is_rejection(r)) {
         drop_instrumentation(m, r);
         free_instr_link(m);
-        r = sc_compile(m->origin, m->plan.link, m->plan.n_link, &m->linked);
+        r = sc_compile(m->origin, m->plan.link, m->plan.n_link, 0, &m->linked);
     }
     *result = r;
     return r == CUDA_SUCCESS ? m->linked : NULL;

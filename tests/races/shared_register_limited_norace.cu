@@ -2,8 +2,8 @@
 // shared_missing_syncthreads, with its __syncthreads(), in kernels whose register limit is
 // below the 64 registers of scord's prebuilt device runtime: one with
 // __launch_bounds__(256, 8) (32 registers), one with __maxnreg__(40). The runtime's cubin
-// cannot link into them; scord compiles their module whole with the runtime's PTX, which
-// fits each kernel's limit, and checks them.
+// cannot link into them; scord compiles their module and the runtime's PTX within the
+// lowest of their limits, and checks them.
 // Eight resident blocks of 256 threads need 2,048 threads per SM (sm_80 and later).
 // SCORD-REQUIRES: sm_80
 // SCORD-CATEGORY: 14
