@@ -27,6 +27,10 @@
  *       module's kernel table.
  *   __scord_exit()
  *       before every `ret` of a kernel and every `exit` anywhere.
+ *   .b64 __scord_roots()
+ *       after __scord_entry in a kernel with global reads that have roots
+ *       (instr_roots.c): the roots the launch leaves out; a read whose roots are all
+ *       among them branches around its __scord_access.
  *   __scord_fence(.b32 site, .b32 info)
  *       just after a memory fence (fence.sc/acq_rel/acquire/release, membar), info
  *       SC_ABI_INFO(0, SC_ABI_KIND_FENCE, sem, scope, 0); and just after an ld or atom

@@ -99,6 +99,12 @@ static __device__ void open_slot(ScDevLaunch *l)
     }
 }
 
+extern "C" __device__ uint64_t __scord_roots(void)
+{
+    ScDevLaunch *l = launch_desc();
+    return l && l->enabled ? l->readonly_roots : 0;
+}
+
 extern "C" __device__ void __scord_entry(uint32_t kernel)
 {
     ScDevLaunch *l = launch_desc();

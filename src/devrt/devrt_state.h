@@ -532,6 +532,9 @@ typedef struct ScDevLaunch {
      * only by a runtime built with DEVRT_PROFILE=1 (docs/benchmark.md, "Where an
      * access's time goes"); 0 otherwise. */
     uint64_t prof;
+    /* Bit i: root i of the launched kernel (ScInstrKernel.roots) points into an
+     * allocation no written root points into; its reads are left out (__scord_roots). */
+    uint64_t readonly_roots;
 } ScDevLaunch;
 
 #endif

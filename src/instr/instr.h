@@ -104,6 +104,13 @@ typedef struct ScInstrSite {
     uint32_t n_deps;
 } ScInstrSite;
 
+/* A kernel parameter word an address may derive from (instr_roots.c): the 64 bits at
+ * `offset` bytes into parameter `param` of the .entry. */
+typedef struct ScInstrRoot {
+    uint32_t param, offset;
+} ScInstrRoot;
+#define SC_INSTR_MAX_ROOTS 48
+
 typedef struct ScInstrKernel {
     const char *name;   /* mangled .entry name; its index is the argument of __scord_entry */
     /* SC_INSTR_UNCHECKED_BIT()s of the unchecked instructions the kernel or a
@@ -113,6 +120,12 @@ typedef struct ScInstrKernel {
     /* The kernel or a .func it may call executes griddepcontrol.launch_dependents:
      * a launch that depends on it programmatically may begin before it ends. */
     bool triggers_dependents;
+    /* The roots of its global reads that a launch may leave unchecked (n_roots 0: none),
+     * and those of its writes (bit i: roots[i]): a read is left out when all of its
+     * roots point into allocations that no written root points into. */
+    ScInstrRoot roots[SC_INSTR_MAX_ROOTS];
+    uint32_t n_roots;
+    uint64_t written;
 } ScInstrKernel;
 
 typedef struct ScInstrResult {

@@ -19,6 +19,9 @@ typedef struct Emitter {
     ScPtxFunc *f;
     /* Fresh registers, declared when first needed. */
     const char *addr, *addr2, *value, *hi, *b32, *b16, *id, *count, *pred;
+    /* The kernel's roots that this launch leaves unread-checked (__scord_roots, at
+     * entry), and a scratch register to test them; NULL when no read has roots. */
+    const char *ro, *ro_test, *ro_pred;
     /* The if whose checks move to its join, and its flag: this lane ran its body. */
     const ScPtxStmt *join_branch;
     const char *took;
@@ -233,6 +236,23 @@ static bool insert(Emitter *e, ScPtxStmt *s, bool after, const char *guard, bool
     return (after ? sc_ptx_insert_after(e->m, s, text, e->err) : sc_ptx_insert_before(e->m, s, text, e->err)) != NULL;
 }
 
+/* Starts e->code with a branch past the access's call (to *label, which the caller
+ * places after it) when every root of its address points into memory the launch does
+ * not write (instr_roots.c): the same for every thread of the launch. *label stays
+ * NULL for an access without roots. */
+static bool skip_unwritten(Emitter *e, const ScInstrEdit *ed, const char **label)
+{
+    if (!ed->roots || !e->ro)
+        return true;
+    if (!fresh(e, &e->ro_test, "b64") || !fresh(e, &e->ro_pred, "pred") ||
+        !(*label = sc_ptx_fresh_label(e->m, e->err)))
+        return false;
+    sc_buf_printf(&e->code, "and.b64 %s, %s, 0x%llx;\nsetp.eq.b64 %s, %s, 0x%llx;\n@%s bra.uni %s;\n", e->ro_test,
+                  e->ro, (unsigned long long)ed->roots, e->ro_pred, e->ro_test, (unsigned long long)ed->roots,
+                  e->ro_pred, *label);
+    return true;
+}
+
 /* An access checked at the join of its if (instr_plan.c, mark_joins). Every lane
  * clears the if's flag and this access's registers at the branch; the body's first
  * access sets the flag, and each keeps its address and value; at the join, every
@@ -268,6 +288,9 @@ static bool emit_joined_access(Emitter *e, const ScInstrEdit *ed)
     if (!insert(e, ed->stmt, false, NULL, false))
         return false;
     e->code.len = 0;
+    const char *skip = NULL;
+    if (!skip_unwritten(e, ed, &skip))
+        return false;
     sc_buf_printf(&e->code, "setp.ne.b32 %s, %s, 0;\nselp.b32 %s, 0x%x, 0x%x, %s;\n", taken, e->took, info, ed->info,
                   ed->info | SC_ABI_INFO_NOT_TAKEN, taken);
     for (int i = 0; i < 4; i++)
@@ -277,6 +300,8 @@ static bool emit_joined_access(Emitter *e, const ScInstrEdit *ed)
     sc_buf_printf(&e->arg[2], "%u", ed->site);
     sc_buf_puts(&e->arg[3], value);
     call_seq(e, "__scord_access", bits, 4);
+    if (skip)
+        sc_buf_printf(&e->code, "%s:\n", skip);
     return insert(e, ed->join_at, false, NULL, false);
 }
 
@@ -286,12 +311,15 @@ static bool emit_access(Emitter *e, const ScInstrEdit *ed)
     if (ed->join_at)
         return emit_joined_access(e, ed);
     e->code.len = 0;
-    if (!emit_addr(e, &ed->addr) || !emit_value(e, &ed->value))
+    const char *skip = NULL;
+    if (!skip_unwritten(e, ed, &skip) || !emit_addr(e, &ed->addr) || !emit_value(e, &ed->value))
         return false;
     e->arg[1].len = e->arg[2].len = 0;
     sc_buf_printf(&e->arg[1], "0x%x", ed->info);
     sc_buf_printf(&e->arg[2], "%u", ed->site);
     call_seq(e, "__scord_access", bits, 4);
+    if (skip)
+        sc_buf_printf(&e->code, "%s:\n", skip);
     const ScPtxInstr *in = &ed->stmt->u.instr;
     return insert(e, ed->stmt, false, in->guard, in->guard_negated);
 }
@@ -457,13 +485,25 @@ static bool emit_exit(Emitter *e, const ScInstrEdit *ed)
     return insert(e, ed->stmt, false, in->guard, in->guard_negated);
 }
 
-static bool emit_entry(Emitter *e, uint32_t kernel)
+/* The kernel's entry call, and where a read has roots, the fetch of the roots this
+ * launch leaves out. */
+static bool emit_entry(Emitter *e, const ScInstrFuncPlan *fp)
 {
     static const unsigned bits[] = {32};
     e->code.len = 0;
     e->arg[0].len = 0;
-    sc_buf_printf(&e->arg[0], "%u", kernel);
+    sc_buf_printf(&e->arg[0], "%u", (uint32_t)fp->kernel);
     call_seq(e, "__scord_entry", bits, 1);
+    bool roots = false;
+    for (uint32_t i = 0; i < fp->n_edits && !roots; i++)
+        roots = fp->edits[i].roots != 0;
+    if (roots) {
+        if (!fresh(e, &e->ro, "b64"))
+            return false;
+        sc_buf_printf(&e->code, "{\n.param .b64 __scord_r;\ncall (__scord_r), __scord_roots, ();\n"
+                                "ld.param.b64 %s, [__scord_r];\n}\n",
+                      e->ro);
+    }
     if (e->code.oom)
         return sc_err_set(e->err, "out of memory");
     return sc_ptx_insert_at_entry(e->m, e->f, e->code.data, e->err) != NULL;
@@ -501,7 +541,7 @@ static bool emit_edit(Emitter *e, const ScInstrEdit *ed)
 bool sc_instr_emit_func(ScPtxModule *m, const ScInstrFuncPlan *fp, ScErr *err)
 {
     Emitter e = {.m = m, .f = fp->func, .err = err};
-    bool ok = fp->kernel < 0 || emit_entry(&e, (uint32_t)fp->kernel);
+    bool ok = fp->kernel < 0 || emit_entry(&e, fp);
     for (uint32_t i = 0; ok && i < fp->n_edits; i++)
         ok = emit_edit(&e, &fp->edits[i]);
     sc_buf_free(&e.code);

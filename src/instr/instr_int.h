@@ -98,6 +98,9 @@ typedef struct ScInstrEdit {
     /* ACCESS checked at the join of the if that holds it (instr_plan.c, mark_joins):
      * the if's bra and the join's first instruction; NULL: checked before it. */
     ScPtxStmt *join_branch, *join_at;
+    /* ACCESS: the kernel roots (instr_roots.c) of a read the launch leaves out when all
+     * of them point into allocations the launch does not write; 0: always checked. */
+    uint64_t roots;
 } ScInstrEdit;
 
 /* One function's plan. */
@@ -208,6 +211,13 @@ bool sc_instr_prune_allowed(const ScPtxModule *m);
  * thread can meet (their sites become SC_INSTR_SITE_PRUNED); cfg is the function's
  * graph. False (err set) only when out of memory. */
 bool sc_instr_prune(ScInstrFuncPlan *fp, const ScInstrCfg *cfg, ScInstrSites *st, ScErr *err);
+
+/* ---- instr_roots.c ---- */
+
+/* For a kernel's plan: the roots of its global reads and writes into k, and each
+ * weak global read's roots into its edit, when every global write of the kernel goes
+ * through its roots (else none). False (err set) only when out of memory. */
+bool sc_instr_roots(const ScPtxModule *m, ScInstrFuncPlan *fp, ScInstrKernel *k, ScErr *err);
 
 /* ---- instr_module.c ---- */
 

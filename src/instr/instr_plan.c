@@ -1097,6 +1097,7 @@ static void propagate_to_kernels(ScInstrPlan *plan, ScInstrResult *res)
 bool sc_instr_plan(ScPtxModule *m, ScInstrSites *sites, bool prune, ScInstrPlan *plan, ScErr *err)
 {
     memset(plan, 0, sizeof *plan);
+    bool roots = prune;
     prune = prune && sc_instr_prune_allowed(m);
     uint32_t n = 0;
     for (const ScPtxItem *it = m->first; it; it = it->next)
@@ -1123,6 +1124,7 @@ bool sc_instr_plan(ScPtxModule *m, ScInstrSites *sites, bool prune, ScInstrPlan 
              (!prune || sc_instr_prune(p.fp, sites->cfg, sites, err));
         if (ok)
             mark_joins(p.fp, sites->cfg);
+        ok = ok && (!roots || p.fp->kernel < 0 || sc_instr_roots(m, p.fp, &sites->res->kernels[p.fp->kernel], err));
         sc_instr_cfg_free(sites->cfg);
         sites->cfg = NULL;
     }

@@ -9,6 +9,7 @@
 
 #include "common/sc_defs.h"
 #include "common/sc_select.h"
+#include "instr/instr.h"
 #include "intercept/intercept_alloc.h"
 #include "intercept/intercept_plan.h"
 #include "intercept/intercept_runtime.h"
@@ -75,6 +76,11 @@ typedef struct ScLinkRec {
 typedef struct ScKernelTrait {
     char *name;
     bool triggers_dependents;
+    /* Its reads' and writes' roots (ScInstrKernel); n_roots 0 also when modules
+     * instrumented a kernel of this name with different ones. */
+    ScInstrRoot roots[SC_INSTR_MAX_ROOTS];
+    uint32_t n_roots;
+    uint64_t written;
 } ScKernelTrait;
 
 /* The one and only process-wide context of the interposer. */
@@ -184,6 +190,9 @@ void sc_track_pending_globals(void);
  * griddepcontrol.launch_dependents (false when scord did not instrument it). The
  * caller holds the context lock. */
 bool sc_kernel_never_triggers(const char *name);
+/* The traits of the instrumented kernel of that mangled name, NULL if none; the caller
+ * holds the context lock. */
+const ScKernelTrait *sc_kernel_trait(const char *name);
 
 /* Compute capability (e.g. 90) of the device current code will run on. */
 int sc_current_device_sm(void);

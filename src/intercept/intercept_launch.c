@@ -19,7 +19,7 @@ CUresult on_cuLaunchKernel(ScReal_cuLaunchKernel real, CUfunction f, unsigned in
 {
     const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
     ScLaunchCheck chk;
-    sc_rt_launch_begin(f, grid, block, shmem, stream, false, &chk);
+    sc_rt_launch_begin(f, grid, block, shmem, stream, false, params, &chk);
     CUresult r = real(f, gx, gy, gz, bx, by, bz, shmem, stream, params, extra);
     count_launch(&sc_ctx.launches, r);
     sc_rt_launch_end(&chk, r, stream);
@@ -45,7 +45,7 @@ CUresult on_cuLaunchKernelEx(ScReal_cuLaunchKernelEx real, const CUlaunchConfig 
         const unsigned grid[3] = {config->gridDimX, config->gridDimY, config->gridDimZ};
         const unsigned block[3] = {config->blockDimX, config->blockDimY, config->blockDimZ};
         sc_rt_launch_begin(f, grid, block, config->sharedMemBytes, config->hStream,
-                           programmatic(config), &chk);
+                           programmatic(config), params, &chk);
     }
     CUresult r = real(config, f, params, extra);
     count_launch(&sc_ctx.launches, r);
@@ -60,7 +60,7 @@ CUresult on_cuLaunchCooperativeKernel(ScReal_cuLaunchCooperativeKernel real, CUf
 {
     const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
     ScLaunchCheck chk;
-    sc_rt_launch_begin(f, grid, block, shmem, stream, false, &chk);
+    sc_rt_launch_begin(f, grid, block, shmem, stream, false, params, &chk);
     CUresult r = real(f, gx, gy, gz, bx, by, bz, shmem, stream, params);
     count_launch(&sc_ctx.launches, r);
     sc_rt_launch_end(&chk, r, stream);

@@ -259,7 +259,11 @@ static bool note_kernels(const ScInstrResult *res, ScErr *err)
         while (i < sc_ctx.n_kernel_traits && strcmp(sc_ctx.kernel_traits[i].name, ik->name) != 0)
             i++;
         if (i < sc_ctx.n_kernel_traits) {
-            sc_ctx.kernel_traits[i].triggers_dependents |= ik->triggers_dependents;
+            ScKernelTrait *t = &sc_ctx.kernel_traits[i];
+            t->triggers_dependents |= ik->triggers_dependents;
+            if (t->n_roots != ik->n_roots || t->written != ik->written ||
+                memcmp(t->roots, ik->roots, ik->n_roots * sizeof *ik->roots) != 0)
+                t->n_roots = 0;
             continue;
         }
         if (sc_ctx.n_kernel_traits == sc_ctx.cap_kernel_traits) {
@@ -273,17 +277,26 @@ static bool note_kernels(const ScInstrResult *res, ScErr *err)
         char *name = strdup(ik->name);
         if (!name)
             return sc_err_set(err, "out of memory");
-        sc_ctx.kernel_traits[sc_ctx.n_kernel_traits++] = (ScKernelTrait){name, ik->triggers_dependents};
+        ScKernelTrait *t = &sc_ctx.kernel_traits[sc_ctx.n_kernel_traits++];
+        *t = (ScKernelTrait){.name = name, .triggers_dependents = ik->triggers_dependents,
+                             .n_roots = ik->n_roots, .written = ik->written};
+        memcpy(t->roots, ik->roots, sizeof t->roots);
     }
     return true;
 }
 
-bool sc_kernel_never_triggers(const char *name)
+const ScKernelTrait *sc_kernel_trait(const char *name)
 {
     for (size_t i = 0; i < sc_ctx.n_kernel_traits; i++)
         if (strcmp(sc_ctx.kernel_traits[i].name, name) == 0)
-            return !sc_ctx.kernel_traits[i].triggers_dependents;
-    return false;
+            return &sc_ctx.kernel_traits[i];
+    return NULL;
+}
+
+bool sc_kernel_never_triggers(const char *name)
+{
+    const ScKernelTrait *t = sc_kernel_trait(name);
+    return t && !t->triggers_dependents;
 }
 
 /* Registers the sites of an instrumented module with the report; the caller

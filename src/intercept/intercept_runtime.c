@@ -666,8 +666,38 @@ bool sc_rt_stream_capturing(CUstream stream)
            capture != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
+/* The roots of f's reads that this launch leaves out (ScDevLaunch.readonly_roots,
+ * instr_roots.c): those whose value points into a tracked allocation that no root the
+ * kernel writes through points into. None for a launch that may overlap the grid
+ * before it, whose writes its reads may meet. The caller holds the context lock. */
+static uint64_t readonly_roots(const ScDrvLaunch *dl, CUfunction f, void *const *params, bool programmatic)
+{
+    const char *name = NULL;
+    if (!params || programmatic || dl->func_get_name(&name, f) != CUDA_SUCCESS || !name)
+        return 0;
+    const ScKernelTrait *t = sc_kernel_trait(name);
+    if (!t || !t->n_roots)
+        return 0;
+    const ScAlloc *into[SC_INSTR_MAX_ROOTS];
+    for (uint32_t i = 0; i < t->n_roots; i++) {
+        uint64_t value;
+        memcpy(&value, (const uint8_t *)params[t->roots[i].param] + t->roots[i].offset, sizeof value);
+        into[i] = sc_alloc_find(&sc_ctx.allocs, value);
+    }
+    uint64_t readonly = 0;
+    for (uint32_t i = 0; i < t->n_roots; i++) {
+        bool written = !into[i];
+        for (uint32_t j = 0; j < t->n_roots && !written; j++)
+            written = (t->written >> j & 1) && into[j] == into[i];
+        if (!written)
+            readonly |= UINT64_C(1) << i;
+    }
+    return readonly;
+}
+
 bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned block[3],
-                        unsigned shmem, CUstream stream, bool programmatic, ScLaunchCheck *chk)
+                        unsigned shmem, CUstream stream, bool programmatic, void *const *params,
+                        ScLaunchCheck *chk)
 {
     *chk = (ScLaunchCheck){0};
     ScDrvRt d;
@@ -807,6 +837,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
 #ifdef SC_DEVRT_PROFILE
         .prof = rt->prof,
 #endif
+        .readonly_roots = readonly_roots(&dl, f, params, programmatic),
     };
     if (ok) {
         step = "sending the launch descriptor";

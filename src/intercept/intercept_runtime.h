@@ -91,11 +91,13 @@ typedef struct ScLaunchCheck {
 /* Prepares the device runtime for a launch of f when f is scord's instrumented
  * code; false (nothing to end) when it is not, or when detection is off.
  * `programmatic`: the launch allows programmatic stream serialization (it may overlap
- * the grid before it in its stream until griddepcontrol.wait). A
+ * the grid before it in its stream until griddepcontrol.wait); params: the launch's
+ * kernel parameters, NULL when it passed them otherwise (`extra`). A
  * checked launch holds the launch lock until sc_rt_launch_end: instrumented
  * launches run one at a time, each followed by a synchronize. */
 bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned block[3],
-                        unsigned shmem, CUstream stream, bool programmatic, ScLaunchCheck *chk);
+                        unsigned shmem, CUstream stream, bool programmatic, void *const *params,
+                        ScLaunchCheck *chk);
 /* Waits for the launch, reads its races back and reports them. */
 void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream stream);
 #ifdef SC_DEVRT_PROFILE

@@ -428,6 +428,94 @@ TEST(site_ids_start_at_the_base)
     sc_ptx_module_free(m);
 }
 
+/* ---- reads a launch may leave out (instr_roots.c) ---------------------------------- */
+
+/* Instruments `body` (declarations and code of `.entry k(.param .u64 a, .param .u64 b,
+ * .param .align 8 .b8 s[16])`) with pruning on, and checks the kernel's roots: n_roots
+ * of them, `written` those it writes through, and `guards` reads branching around
+ * their call on them. */
+static void check_roots(const char *what, const char *body, uint32_t n_roots, uint64_t written, int guards)
+{
+    char text[4096];
+    snprintf(text, sizeof text,
+             HEADER ".global .u32 g;\n.visible .entry k(.param .u64 a, .param .u64 b, .param .align 8 .b8 s[16])\n{\n"
+                    ".reg .pred %%p<4>;\n.reg .b32 %%r<16>;\n.reg .b64 %%rd<16>;\n%sret;\n}\n",
+             body);
+    ScPtxModule *m = parse_text(text, "roots.ptx");
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    ScInstrResult res;
+    ScErr err = {0};
+    ScInstrOpts opts = {.prune = true};
+    bool ok = sc_instr_module(m, &opts, &res, &err);
+    CHECK(ok);
+    if (ok) {
+        char *printed = print_module(m);
+        int n = 0;
+        for (const char *p = printed; p && (p = strstr(p, "bra.uni \t$__scL")); p++)
+            n++;
+        if (res.kernels[0].n_roots != n_roots || res.kernels[0].written != written || n != guards)
+            printf("FAIL roots of %s: %u roots, written 0x%llx, %d guards; expected %u, 0x%llx, %d\n", what,
+                   res.kernels[0].n_roots, (unsigned long long)res.kernels[0].written, n, n_roots,
+                   (unsigned long long)written, guards);
+        CHECK_INT(n_roots, res.kernels[0].n_roots);
+        CHECK(res.kernels[0].written == written);
+        CHECK_INT(guards, n);
+        if (guards)
+            CHECK_CONTAINS(printed, "call \t(__scord_r), __scord_roots, ();");
+        free(printed);
+        sc_instr_result_free(&res);
+    }
+    sc_ptx_module_free(m);
+}
+
+TEST(reads_of_unwritten_roots_branch_around_their_check)
+{
+    /* Reads through a and through s's second word, a write through b. */
+    const char *copy = "ld.param.u64 %rd1, [a];\nld.param.u64 %rd2, [b];\nld.param.u64 %rd3, [s+8];\n"
+                       "cvta.to.global.u64 %rd4, %rd1;\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd5, %r1, 4;\n"
+                       "add.s64 %rd6, %rd4, %rd5;\nld.global.u32 %r2, [%rd6];\nld.u32 %r3, [%rd3+4];\n"
+                       "add.s64 %rd7, %rd2, %rd5;\nst.global.u32 [%rd7], %r2;\n";
+    check_roots("a copy", copy, 3, 0x2, 2);
+    /* The roots survive a loop that steps the pointer. */
+    check_roots("a loop",
+                "ld.param.u64 %rd1, [a];\nld.param.u64 %rd2, [b];\nmov.u64 %rd3, %rd1;\n$L1:\n"
+                "ld.global.u32 %r1, [%rd3];\nadd.s64 %rd3, %rd3, 4;\nsetp.ne.s64 %p1, %rd3, %rd2;\n@%p1 bra $L1;\n"
+                "st.global.u32 [%rd2], %r1;\n",
+                2, 0x2, 1);
+    /* A write through a pointer loaded from memory may go anywhere: nothing is left out. */
+    check_roots("a loaded pointer",
+                "ld.param.u64 %rd1, [a];\nld.global.u64 %rd2, [%rd1];\nld.global.u32 %r1, [%rd1+8];\n"
+                "st.global.u32 [%rd2], %r1;\n",
+                0, 0, 0);
+    /* Nor with a write to a module variable, */
+    check_roots("a module variable", "ld.param.u64 %rd1, [a];\nld.global.u32 %r1, [%rd1];\nst.global.u32 [g], %r1;\n",
+                0, 0, 0);
+    /* a pointer packed from two halves, */
+    check_roots("a packed pointer",
+                "ld.param.u64 %rd1, [a];\nld.global.v2.u32 {%r1, %r2}, [%rd1];\nmov.b64 %rd2, {%r1, %r2};\n"
+                "ld.global.u32 %r3, [%rd1+8];\nst.global.u32 [%rd2], %r3;\n",
+                0, 0, 0);
+    /* or an atomic whose address came from nowhere the kernel knows. */
+    check_roots("a constant address", "ld.param.u64 %rd1, [a];\nld.global.u32 %r1, [%rd1];\nmov.u64 %rd2, 4096;\n"
+                                      "atom.global.add.u32 %r2, [%rd2], %r1;\n",
+                0, 0, 0);
+    /* A read through a loaded pointer is checked; the other one is left out. */
+    check_roots("a read through a loaded pointer",
+                "ld.param.u64 %rd1, [a];\nld.param.u64 %rd2, [b];\nld.global.u64 %rd3, [%rd1];\n"
+                "ld.global.u32 %r1, [%rd3];\nst.global.u32 [%rd2], %r1;\n",
+                2, 0x2, 1);
+    /* Stores to shared and local memory, generic or not, reach no global allocation;
+     * strong reads keep their check. */
+    check_roots("shared and local stores",
+                ".shared .align 4 .b8 t[64];\n.local .align 4 .b8 d[16];\nld.param.u64 %rd1, [a];\n"
+                "ld.global.u32 %r1, [%rd1];\nst.shared.u32 [t], %r1;\nmov.u64 %rd2, d;\ncvta.local.u64 %rd3, %rd2;\n"
+                "st.u32 [%rd3], %r1;\nmov.u64 %rd4, t;\ncvta.shared.u64 %rd5, %rd4;\nst.u32 [%rd5], %r1;\n"
+                "ld.relaxed.gpu.global.u32 %r2, [%rd1+4];\n",
+                1, 0, 1);
+}
+
 /* ---- declaring the runtime ------------------------------------------------------- */
 
 typedef bool (*AddRuntime)(ScPtxModule *, const char *, ScErr *);
@@ -732,8 +820,11 @@ static bool inserted_code_ok(const ScPtxModule *m, ScBuf *why)
             const ScPtxInstr *in = &s->u.instr;
             const char *op = in->opcode;
             bool ok;
-            if (strcmp(op, "call") == 0)
-                ok = in->n_ops >= 1 && strncmp(in->ops[0].text, "__scord_", 8) == 0;
+            if (strcmp(op, "call") == 0) {
+                /* A result goes to the call's own .param variable (__scord_roots). */
+                const ScPtxOperand *fn = in->n_ops >= 2 && in->ops[0].kind == SC_PTX_OPND_LIST ? &in->ops[1] : &in->ops[0];
+                ok = in->n_ops >= 1 && fn->kind == SC_PTX_OPND_SYMBOL && strncmp(fn->text, "__scord_", 8) == 0;
+            }
             else if (strcmp(op, "st") == 0)
                 ok = sc_ptx_instr_has_mod(s, "param") && in->ops[0].u.addr.base->kind == SC_PTX_OPND_SYMBOL &&
                      strncmp(in->ops[0].u.addr.base->text, "__scord_a", 9) == 0;
@@ -1170,6 +1261,7 @@ int main(void)
     RUN(marks_subword_accesses);
     RUN(kernels_that_may_trigger_their_dependents);
     RUN(site_ids_start_at_the_base);
+    RUN(reads_of_unwritten_roots_branch_around_their_check);
     RUN(link_merges_the_runtime);
     RUN(declare_the_runtime);
     RUN(declare_refuses_what_it_cannot_declare);
