@@ -215,22 +215,30 @@ extern "C" __device__ void __scord_exit(void)
         __scord_async_group(SC_ABI_ASYNC_ARRIVE);
     ScDevBlock *b = block_state(l, slot);
     uint32_t t = thread_linear();
-    /* Release this thread's runtime writes before the slot can change hands, and
-     * make the exited bit visible before the thread is gone: a barrier the block's
-     * other threads pass after this exit reads it. */
+    /* The lanes of a warp that exit together leave as one, through their lowest lane:
+     * the __syncwarp orders their runtime writes before its fence. As if they exited
+     * one after another with nothing between them: the threads waiting at a barrier
+     * are never among them, so only the last of them could have completed it. */
+    uint32_t lanes = __activemask(), n = __popc(lanes);
+    __syncwarp(lanes);
+    if (t % WARP_SIZE != lowest_lane(lanes))
+        return;
+    /* Release their runtime writes before the slot can change hands, and make the
+     * exited bits visible before they are gone: a barrier the block's other threads
+     * pass after this exit reads them. */
     __threadfence();
-    atomicOr(&b->exited_lanes[t / WARP_SIZE], 1u << (t % WARP_SIZE));
+    atomicOr(&b->exited_lanes[t / WARP_SIZE], lanes);
     __threadfence();
     /* A full barrier waits for the threads that have not exited: if all the others
      * wait there already, this exit completes it. */
-    uint32_t old = atomicSub(&b->bar_count, 1u << 16);
-    uint32_t live = (old >> 16) - 1, arrived = old & 0xffffu;
+    uint32_t old = atomicSub(&b->bar_count, n << 16);
+    uint32_t live = (old >> 16) - n, arrived = old & 0xffffu;
     if (arrived > 0 && arrived == live) {
         __scord_complete_barrier(b, live_warps(b));
         atomicAnd(&b->bar_count, ~0xffffu);
         __threadfence();
     }
-    if (atomicSub(&b->live_threads, 1u) == 1u) {
+    if (atomicSub(&b->live_threads, n) == n) {
         __threadfence();
         atomicAnd((unsigned long long *)l->slot_bitmap + b->sm,
                   ~((unsigned long long)1 << b->slot_bit));

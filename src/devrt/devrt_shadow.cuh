@@ -779,7 +779,11 @@ extern "C" __device__ __noinline__ void __scord_access(uint64_t addr, uint32_t i
     bool taken = !(info & SC_ABI_INFO_NOT_TAKEN);
     int cls = access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info));
     uint32_t lane = thread_linear() % WARP_SIZE;
-    bool weak_flag = taken && cls > SC_RULES_CLS_READ && __scord_sync_access(l, slot, addr, info, cls);
+    /* A weak store matters to synchronization only after a release of its thread
+     * (__scord_sync_access): the common store pays a load, not a call. */
+    bool weak_flag = taken && cls > SC_RULES_CLS_READ &&
+                     (cls != SC_RULES_CLS_WRITE || (thread_state(l, slot)->release_fresh & FRESH_ANY)) &&
+                     __scord_sync_access(l, slot, addr, info, cls);
     StorePeers peers = {1u << lane, 0};
     uint32_t same = __match_any_sync(lanes, taken ? addr : ~0ull);
     bool checks = true;
