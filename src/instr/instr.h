@@ -138,6 +138,7 @@ typedef struct ScInstrResult {
     uint32_t n_access, n_barrier, n_syncwarp, n_fence, n_mbarrier, n_async, n_entry, n_exit;
     uint32_t n_unchecked;       /* sites recorded but not instrumented */
     uint32_t n_pruned;          /* reads proven race-free, not instrumented */
+    uint32_t n_rooted;          /* global reads a launch leaves out when their roots are unwritten */
 } ScInstrResult;
 
 /* Instruments every function of m. res must be zeroed (or freed) before the

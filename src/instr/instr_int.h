@@ -215,9 +215,10 @@ bool sc_instr_prune(ScInstrFuncPlan *fp, const ScInstrCfg *cfg, ScInstrSites *st
 /* ---- instr_roots.c ---- */
 
 /* For a kernel's plan: the roots of its global reads and writes into k, and each
- * weak global read's roots into its edit, when every global write of the kernel goes
- * through its roots (else none). False (err set) only when out of memory. */
-bool sc_instr_roots(const ScPtxModule *m, ScInstrFuncPlan *fp, ScInstrKernel *k, ScErr *err);
+ * weak global read's roots into its edit (counted into *n_rooted), when every global
+ * write of the kernel goes through its roots (else none). False (err set) only when
+ * out of memory. */
+bool sc_instr_roots(const ScPtxModule *m, ScInstrFuncPlan *fp, ScInstrKernel *k, uint32_t *n_rooted, ScErr *err);
 
 /* ---- instr_module.c ---- */
 

@@ -1124,7 +1124,8 @@ bool sc_instr_plan(ScPtxModule *m, ScInstrSites *sites, bool prune, ScInstrPlan 
              (!prune || sc_instr_prune(p.fp, sites->cfg, sites, err));
         if (ok)
             mark_joins(p.fp, sites->cfg);
-        ok = ok && (!roots || p.fp->kernel < 0 || sc_instr_roots(m, p.fp, &sites->res->kernels[p.fp->kernel], err));
+        ok = ok && (!roots || p.fp->kernel < 0 || sc_instr_roots(m, p.fp, &sites->res->kernels[p.fp->kernel],
+                                                                  &sites->res->n_rooted, err));
         sc_instr_cfg_free(sites->cfg);
         sites->cfg = NULL;
     }

@@ -1,4 +1,4 @@
-/* instr_roots.c: the global reads a launch can leave unchecked: those of allocations no write of the launch can reach. */
+/* instr_roots.c: the global reads a launch can leave unchecked: of allocations none of its writes can reach. */
 #include "devrt/devrt_abi.h"
 #include "instr/instr_int.h"
 
@@ -187,11 +187,15 @@ static uint64_t root_of(Roots *r, int param, uint64_t off)
     return UINT64_C(1) << k->n_roots++;
 }
 
-static bool type_is_64(const ScPtxInstr *in)
+/* Whether the instruction's elements are wide enough to hold a pointer: 64 bits of
+ * any type (a pointer may pass through a double's bits), or 128. */
+static bool holds_pointer(const ScPtxInstr *in)
 {
+    static const char *const wide[] = {"u64", "b64", "s64", "f64", "b128"};
     for (uint32_t i = 0; i < in->n_mods; i++)
-        if (strcmp(in->mods[i], "u64") == 0 || strcmp(in->mods[i], "b64") == 0 || strcmp(in->mods[i], "s64") == 0)
-            return true;
+        for (size_t w = 0; w < SC_ARRAY_LEN(wide); w++)
+            if (strcmp(in->mods[i], wide[w]) == 0)
+                return true;
     return false;
 }
 
@@ -211,7 +215,7 @@ static void define(Roots *r, const ScPtxOperand *dst, uint64_t set)
 static void define_param_load(Roots *r, const ScPtxInstr *in, const ScPtxMem *mem)
 {
     const ScPtxOperand *dst = &in->ops[0], *a = &in->ops[mem->addr_op];
-    bool wide = type_is_64(in);
+    bool wide = holds_pointer(in);
     uint64_t bytes = 0;
     int p = a->kind == SC_PTX_OPND_ADDR && a->u.addr.base && a->u.addr.base->kind == SC_PTX_OPND_SYMBOL &&
                     a->u.addr.offset >= 0
@@ -263,7 +267,7 @@ static void step(Roots *r, const ScPtxInstr *in)
             return;
         }
         if (se.u.mem.kind == SC_PTX_ACCESS_READ || se.u.mem.kind == SC_PTX_ACCESS_RMW)
-            define(r, &in->ops[0], type_is_64(in) ? FROM_UNKNOWN : 0);
+            define(r, &in->ops[0], holds_pointer(in) ? FROM_UNKNOWN : 0);
         return;
     default:
         /* Anything else that writes a register: whatever it is, not a known root. */
@@ -349,7 +353,7 @@ static uint64_t read_roots(Roots *r, const ScInstrEdit *ed)
     return set & ~ROOTS_MASK ? 0 : set;
 }
 
-bool sc_instr_roots(const ScPtxModule *m, ScInstrFuncPlan *fp, ScInstrKernel *k, ScErr *err)
+bool sc_instr_roots(const ScPtxModule *m, ScInstrFuncPlan *fp, ScInstrKernel *k, uint32_t *n_rooted, ScErr *err)
 {
     if (!fp->func->is_entry)
         return true;
@@ -360,13 +364,12 @@ bool sc_instr_roots(const ScPtxModule *m, ScInstrFuncPlan *fp, ScInstrKernel *k,
             if (s->kind == SC_PTX_STMT_INSTR)
                 step(&r, &s->u.instr);
     } while (r.changed && !r.oom);
-    bool any = false;
-    if (!r.oom && writes_known(&r)) {
-        for (uint32_t i = 0; i < fp->n_edits; i++) {
-            fp->edits[i].roots = read_roots(&r, &fp->edits[i]);
-            any |= fp->edits[i].roots != 0;
-        }
-    }
+    uint32_t rooted = 0;
+    if (!r.oom && writes_known(&r))
+        for (uint32_t i = 0; i < fp->n_edits; i++)
+            rooted += (fp->edits[i].roots = read_roots(&r, &fp->edits[i])) != 0;
+    *n_rooted += rooted;
+    bool any = rooted != 0;
     if (!any) {
         k->n_roots = 0;
         k->written = 0;

@@ -461,9 +461,10 @@ static const char *instrument(ScModuleRec *m, bool whole)
     pthread_mutex_unlock(&sc_ctx.lock);
     if (ok)
         sc_vlog("scord: module instrumented: %u access, %u barrier, %u __syncwarp, %u fence, "
-                "%u mbarrier, %u async-copy sites, %u kernels; %u reads proven race-free left out\n",
+                "%u mbarrier, %u async-copy sites, %u kernels; %u reads proven race-free left out, "
+                "%u global reads left out by launches that write none of their allocations\n",
                 res.n_access, res.n_barrier, res.n_syncwarp, res.n_fence, res.n_mbarrier, res.n_async,
-                res.n_kernels, res.n_pruned);
+                res.n_kernels, res.n_pruned, res.n_rooted);
     sc_instr_result_free(&res);
     return ok ? m->instr_ptx : m->plan.ptx;
 }

@@ -1,9 +1,10 @@
 // global_aliased_params_race.cu: kernels that read through one pointer parameter and
 // write through another, launched with both in one allocation: the same array (race A)
 // and an array and itself shifted by one block's elements (race B). Thread i reads the
-// element thread i + THREADS, of the next block, writes. scord leaves out the reads of a parameter that points into memory no
-// written parameter points into (docs/instrumentation.md, "Reads of unwritten
-// allocations"); here the launch's own arguments make them meet, and both races are found.
+// element thread i + THREADS, of the next block, writes. scord leaves out the reads of a
+// parameter that points into memory no written parameter points into
+// (docs/instrumentation.md, "Reads of unwritten allocations"); here the launch's own
+// arguments make them meet, and both races are found.
 // SCORD-CATEGORY: 11
 // SCORD-EXPECT: 2 races
 // SCORD-CAUSE: A unsynchronized_blocks

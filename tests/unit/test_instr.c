@@ -439,7 +439,7 @@ static void check_roots(const char *what, const char *body, uint32_t n_roots, ui
     char text[4096];
     snprintf(text, sizeof text,
              HEADER ".global .u32 g;\n.visible .entry k(.param .u64 a, .param .u64 b, .param .align 8 .b8 s[16])\n{\n"
-                    ".reg .pred %%p<4>;\n.reg .b32 %%r<16>;\n.reg .b64 %%rd<16>;\n%sret;\n}\n",
+                    ".reg .pred %%p<4>;\n.reg .b32 %%r<16>;\n.reg .b64 %%rd<16>;\n.reg .f64 %%fd<4>;\n%sret;\n}\n",
              body);
     ScPtxModule *m = parse_text(text, "roots.ptx");
     CHECK(m != NULL);
@@ -496,6 +496,11 @@ TEST(reads_of_unwritten_roots_branch_around_their_check)
     check_roots("a packed pointer",
                 "ld.param.u64 %rd1, [a];\nld.global.v2.u32 {%r1, %r2}, [%rd1];\nmov.b64 %rd2, {%r1, %r2};\n"
                 "ld.global.u32 %r3, [%rd1+8];\nst.global.u32 [%rd2], %r3;\n",
+                0, 0, 0);
+    /* a pointer loaded as a double's bits, */
+    check_roots("a pointer in a double",
+                "ld.param.u64 %rd1, [a];\nld.global.f64 %fd1, [%rd1];\nmov.b64 %rd2, %fd1;\n"
+                "ld.global.u32 %r1, [%rd1+8];\nst.global.u32 [%rd2], %r1;\n",
                 0, 0, 0);
     /* or an atomic whose address came from nowhere the kernel knows. */
     check_roots("a constant address", "ld.param.u64 %rd1, [a];\nld.global.u32 %r1, [%rd1];\nmov.u64 %rd2, 4096;\n"
@@ -822,7 +827,8 @@ static bool inserted_code_ok(const ScPtxModule *m, ScBuf *why)
             bool ok;
             if (strcmp(op, "call") == 0) {
                 /* A result goes to the call's own .param variable (__scord_roots). */
-                const ScPtxOperand *fn = in->n_ops >= 2 && in->ops[0].kind == SC_PTX_OPND_LIST ? &in->ops[1] : &in->ops[0];
+                const ScPtxOperand *fn =
+                    in->n_ops >= 2 && in->ops[0].kind == SC_PTX_OPND_LIST ? &in->ops[1] : &in->ops[0];
                 ok = in->n_ops >= 1 && fn->kind == SC_PTX_OPND_SYMBOL && strncmp(fn->text, "__scord_", 8) == 0;
             }
             else if (strcmp(op, "st") == 0)
