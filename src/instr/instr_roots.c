@@ -24,9 +24,9 @@
  * (a bulk or tensor copy to global memory, a surface store, multimem) leaves the
  * kernel without roots: every read is checked.
  *
- * At the launch (intercept_runtime.c, readonly_roots), the host reads each root's
- * value from the launch's parameters and marks the roots that point into a tracked
- * allocation no written root points into; the instrumented read skips its call when
+ * At the launch (intercept_alloc.c, sc_alloc_unwritten_roots), the host reads each
+ * root's value from the launch's parameters and marks the roots that point into a
+ * tracked allocation no written root points into; the instrumented read skips its call when
  * all of its roots are marked (one AND and one compare against a register the kernel
  * fetched at entry, __scord_roots). The assumption is C's: pointer arithmetic stays
  * within the object its pointer points into.

@@ -4,6 +4,7 @@
 #define SC_INTERCEPT_ALLOC_H
 
 #include "common/sc_defs.h"
+#include "instr/instr.h"
 
 typedef enum ScAllocKind {
     SC_ALLOC_DEVICE,  /* cuMemAlloc */
@@ -37,6 +38,11 @@ bool sc_alloc_remove(ScAllocTable *t, uint64_t base);
 /* The live allocation containing addr, or NULL. */
 const ScAlloc *sc_alloc_find(const ScAllocTable *t, uint64_t addr);
 const char *sc_alloc_kind_name(ScAllocKind kind);
+/* Of a kernel's n roots (ScInstrKernel: `written` those it writes through), the ones
+ * whose values in the launch's parameters point into a live allocation that no written
+ * root points into: bit i for roots[i] (ScDevLaunch.readonly_roots). */
+uint64_t sc_alloc_unwritten_roots(const ScAllocTable *t, const ScInstrRoot *roots, uint32_t n, uint64_t written,
+                                  void *const *params);
 void sc_alloc_free_table(ScAllocTable *t);
 
 #endif

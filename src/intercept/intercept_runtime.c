@@ -676,23 +676,7 @@ static uint64_t readonly_roots(const ScDrvLaunch *dl, CUfunction f, void *const 
     if (!params || programmatic || dl->func_get_name(&name, f) != CUDA_SUCCESS || !name)
         return 0;
     const ScKernelTrait *t = sc_kernel_trait(name);
-    if (!t || !t->n_roots)
-        return 0;
-    const ScAlloc *into[SC_INSTR_MAX_ROOTS];
-    for (uint32_t i = 0; i < t->n_roots; i++) {
-        uint64_t value;
-        memcpy(&value, (const uint8_t *)params[t->roots[i].param] + t->roots[i].offset, sizeof value);
-        into[i] = sc_alloc_find(&sc_ctx.allocs, value);
-    }
-    uint64_t readonly = 0;
-    for (uint32_t i = 0; i < t->n_roots; i++) {
-        bool written = !into[i];
-        for (uint32_t j = 0; j < t->n_roots && !written; j++)
-            written = (t->written >> j & 1) && into[j] == into[i];
-        if (!written)
-            readonly |= UINT64_C(1) << i;
-    }
-    return readonly;
+    return t ? sc_alloc_unwritten_roots(&sc_ctx.allocs, t->roots, t->n_roots, t->written, params) : 0;
 }
 
 bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned block[3],
