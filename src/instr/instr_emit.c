@@ -19,8 +19,8 @@ typedef struct Emitter {
     ScPtxFunc *f;
     /* Fresh registers, declared when first needed. */
     const char *addr, *addr2, *value, *hi, *b32, *b16, *id, *count, *pred;
-    /* The kernel's roots that this launch leaves unread-checked (__scord_roots, at
-     * entry), and a scratch register to test them; NULL when no read has roots. */
+    /* The roots whose reads this launch leaves out (__scord_roots, fetched at entry),
+     * and the registers that test them; NULL when no read of the kernel has roots. */
     const char *ro, *ro_test, *ro_pred;
     /* The if whose checks move to its join, and its flag: this lane ran its body. */
     const ScPtxStmt *join_branch;
