@@ -499,7 +499,8 @@ def write_markdown(path, env, settings, rows, summary, notes, cuts=None):
                "path (`scord --cut`: `hooks`, every runtime call returns at once; `access`, the "
                "access hook does; `grouping`, after the lanes are grouped and synchronization "
                "is noted; `shadow`, before the shadow words are read), whole, and whole without "
-               "static pruning (`--prune=false`). Each step's cost is the difference to the "
+               "static pruning (`--prune=false`: every shared and global read checked). Each "
+               "step's cost is the difference to the "
                "column before it.", ""]
         md += cut_table(cuts)
     if notes:
