@@ -18,18 +18,18 @@
  * insensitively and by over-approximation (a register's set is the union over all its
  * definitions of their operands' sets); the roots of every address the kernel writes
  * through; and, for each weak global read, the roots of its address. A value loaded
- * from memory (64 bits wide: a pointer), a call's result, a module variable's address
- * or anything not understood taints the register with a flag instead, and a write
- * through a flagged or rootless address, a call, or a write this file does not model
- * (a bulk or tensor copy to global memory, a surface store, multimem) leaves the
- * kernel without roots: every read is checked.
+ * from memory 64 or 128 bits wide (it may be a pointer), a call's result, a module
+ * variable's address or anything not understood taints the register with a flag
+ * instead, and a write through a flagged or rootless address, a call, or a write this
+ * file does not model (a bulk or tensor copy to global memory, a surface store,
+ * multimem) leaves the kernel without roots: every read is checked.
  *
  * At the launch (intercept_alloc.c, sc_alloc_unwritten_roots), the host reads each
  * root's value from the launch's parameters and marks the roots that point into a
- * tracked allocation no written root points into; the instrumented read skips its call when
- * all of its roots are marked (one AND and one compare against a register the kernel
- * fetched at entry, __scord_roots). The assumption is C's: pointer arithmetic stays
- * within the object its pointer points into.
+ * tracked allocation no written root points into; the instrumented read skips its
+ * call when all of its roots are marked (one AND and one compare against a register
+ * the kernel fetched at entry, __scord_roots). The assumption is C's: pointer
+ * arithmetic stays within the object its pointer points into.
  */
 
 /* Flags above the roots: where else a value may come from. */
