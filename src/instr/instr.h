@@ -111,6 +111,15 @@ typedef struct ScInstrRoot {
 } ScInstrRoot;
 #define SC_INSTR_MAX_ROOTS 48
 
+/* A kernel's roots (instr_roots.c): those of its global reads that a launch may leave
+ * unchecked (n 0: none), and `written`, those it writes through (bit i: at[i]). A read
+ * is left out when all of its roots point into allocations no written root points into. */
+typedef struct ScInstrRoots {
+    ScInstrRoot at[SC_INSTR_MAX_ROOTS];
+    uint32_t n;
+    uint64_t written;
+} ScInstrRoots;
+
 typedef struct ScInstrKernel {
     const char *name;   /* mangled .entry name; its index is the argument of __scord_entry */
     /* SC_INSTR_UNCHECKED_BIT()s of the unchecked instructions the kernel or a
@@ -120,12 +129,7 @@ typedef struct ScInstrKernel {
     /* The kernel or a .func it may call executes griddepcontrol.launch_dependents:
      * a launch that depends on it programmatically may begin before it ends. */
     bool triggers_dependents;
-    /* The roots of its global reads that a launch may leave unchecked (n_roots 0: none),
-     * and those of its writes (bit i: roots[i]): a read is left out when all of its
-     * roots point into allocations that no written root points into. */
-    ScInstrRoot roots[SC_INSTR_MAX_ROOTS];
-    uint32_t n_roots;
-    uint64_t written;
+    ScInstrRoots roots;
 } ScInstrKernel;
 
 typedef struct ScInstrResult {

@@ -201,6 +201,11 @@ void sc_instr_sites_done(ScInstrSites *st);
 bool sc_instr_plan(ScPtxModule *m, ScInstrSites *sites, bool prune, ScInstrPlan *plan, ScErr *err);
 void sc_instr_plan_free(ScInstrPlan *plan);
 
+/* The state space a name is declared in: f's own declarations (demoted __shared__
+ * variables, local depots), its parameters, then module scope. NULL when nothing
+ * declares it. */
+const char *sc_instr_symbol_space(const ScPtxModule *m, const ScPtxFunc *f, const char *name);
+
 /* ---- instr_prune.c ---- */
 
 /* Whether no shared memory of the module's kernels is written outside the barrier

@@ -155,10 +155,7 @@ static bool resolve_reg(Planner *p, const ScPtxStmt *s, const ScPtxOperand *o, S
     return true;
 }
 
-/* The state space a name is declared in: the function's own declarations
- * (demoted __shared__ variables, local depots), its parameters, then module
- * scope. NULL when nothing declares it. */
-static const char *symbol_space(const Planner *p, const ScPtxFunc *f, const char *name)
+const char *sc_instr_symbol_space(const ScPtxModule *m, const ScPtxFunc *f, const char *name)
 {
     for (const ScPtxStmt *s = f->first; s; s = s->next) {
         if (s->kind != SC_PTX_STMT_VAR || strcmp(s->u.var.space, "reg") == 0)
@@ -170,7 +167,7 @@ static const char *symbol_space(const Planner *p, const ScPtxFunc *f, const char
     for (uint32_t i = 0; i < f->n_params; i++)
         if (f->params[i].n_decls && strcmp(f->params[i].decls[0].name, name) == 0)
             return f->params[i].space;
-    for (const ScPtxItem *it = p->m->first; it; it = it->next) {
+    for (const ScPtxItem *it = m->first; it; it = it->next) {
         if (it->kind != SC_PTX_ITEM_VAR)
             continue;
         for (uint32_t i = 0; i < it->u.var.n_decls; i++)
@@ -202,7 +199,7 @@ static bool plan_addr(Planner *p, const ScPtxStmt *s, const ScPtxMem *mem, ScIns
         a->symbol = b;
         if (mem->space != SC_PTX_SPACE_GENERIC)
             return true;
-        const char *space = symbol_space(p, s->func, b->text);
+        const char *space = sc_instr_symbol_space(p->m, s->func, b->text);
         if (!space)
             return refuse(p, s, "'%s' is not declared", b->text);
         if (strcmp(space, "global") == 0) {

@@ -109,21 +109,11 @@ static void widen(Roots *r, const char *name, uint64_t set)
     }
 }
 
-/* Where a symbol's address points: a kernel parameter's (only loads of it are roots),
- * a variable's of some state space, or a function's. */
+/* Where a symbol's address points: a variable's of some state space; a kernel
+ * parameter's (only loads of it are roots) or a function's is unknown. */
 static uint64_t symbol_set(const Roots *r, const char *name)
 {
-    const char *space = NULL;
-    for (const ScPtxStmt *s = r->f->first; s && !space; s = s->next)
-        if (s->kind == SC_PTX_STMT_VAR)
-            for (uint32_t i = 0; i < s->u.var.n_decls && !space; i++)
-                if (strcmp(s->u.var.decls[i].name, name) == 0)
-                    space = s->u.var.space;
-    for (const ScPtxItem *it = r->m->first; it && !space; it = it->next)
-        if (it->kind == SC_PTX_ITEM_VAR)
-            for (uint32_t i = 0; i < it->u.var.n_decls && !space; i++)
-                if (strcmp(it->u.var.decls[i].name, name) == 0)
-                    space = it->u.var.space;
+    const char *space = sc_instr_symbol_space(r->m, r->f, name);
     if (!space)
         return FROM_UNKNOWN;
     if (strcmp(space, "shared") == 0)
@@ -177,14 +167,14 @@ static int param_index(const ScPtxFunc *f, const char *name, uint64_t *bytes)
 /* The root of the parameter word at param + off, made on first sight. */
 static uint64_t root_of(Roots *r, int param, uint64_t off)
 {
-    ScInstrKernel *k = r->k;
-    for (uint32_t i = 0; i < k->n_roots; i++)
-        if (k->roots[i].param == (uint32_t)param && k->roots[i].offset == off)
+    ScInstrRoots *k = &r->k->roots;
+    for (uint32_t i = 0; i < k->n; i++)
+        if (k->at[i].param == (uint32_t)param && k->at[i].offset == off)
             return UINT64_C(1) << i;
-    if (k->n_roots == SC_INSTR_MAX_ROOTS)
+    if (k->n == SC_INSTR_MAX_ROOTS)
         return FROM_UNKNOWN;
-    k->roots[k->n_roots] = (ScInstrRoot){(uint32_t)param, (uint32_t)off};
-    return UINT64_C(1) << k->n_roots++;
+    k->at[k->n] = (ScInstrRoot){(uint32_t)param, (uint32_t)off};
+    return UINT64_C(1) << k->n++;
 }
 
 /* Whether the instruction's elements are wide enough to hold a pointer: 64 bits of
@@ -283,7 +273,7 @@ static bool harmless_callee(const char *name)
 }
 
 /* The roots the address of a global or generic write may point into, added to
- * k->written; false when the write may go anywhere else in global memory. */
+ * k->roots.written; false when the write may go anywhere else in global memory. */
 static bool note_write(Roots *r, const ScPtxOperand *addr, ScPtxSpace space)
 {
     if (space != SC_PTX_SPACE_GLOBAL && space != SC_PTX_SPACE_GENERIC)
@@ -293,11 +283,11 @@ static bool note_write(Roots *r, const ScPtxOperand *addr, ScPtxSpace space)
         return true;
     if (!(set & ROOTS_MASK) || (set & (FROM_UNKNOWN | FROM_GLOBAL_VAR)))
         return false;
-    r->k->written |= set & ROOTS_MASK;
+    r->k->roots.written |= set & ROOTS_MASK;
     return true;
 }
 
-/* Whether every global write of the kernel goes through its roots (k->written). */
+/* Whether every global write of the kernel goes through its roots (k->roots.written). */
 static bool writes_known(Roots *r)
 {
     for (const ScPtxStmt *s = r->f->first; s; s = s->next) {
@@ -369,11 +359,8 @@ bool sc_instr_roots(const ScPtxModule *m, ScInstrFuncPlan *fp, ScInstrKernel *k,
         for (uint32_t i = 0; i < fp->n_edits; i++)
             rooted += (fp->edits[i].roots = read_roots(&r, &fp->edits[i])) != 0;
     *n_rooted += rooted;
-    bool any = rooted != 0;
-    if (!any) {
-        k->n_roots = 0;
-        k->written = 0;
-    }
+    if (!rooted)
+        k->roots = (ScInstrRoots){0};
     free(r.regs);
     return !r.oom || sc_err_set(err, "out of memory");
 }

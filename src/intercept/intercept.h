@@ -76,11 +76,9 @@ typedef struct ScLinkRec {
 typedef struct ScKernelTrait {
     char *name;
     bool triggers_dependents;
-    /* Its reads' and writes' roots (ScInstrKernel); n_roots 0 also when modules
-     * instrumented a kernel of this name with different ones. */
-    ScInstrRoot roots[SC_INSTR_MAX_ROOTS];
-    uint32_t n_roots;
-    uint64_t written;
+    /* Its reads' and writes' roots (ScInstrKernel); none also when modules instrumented
+     * a kernel of this name with different ones. */
+    ScInstrRoots roots;
 } ScKernelTrait;
 
 /* The one and only process-wide context of the interposer. */

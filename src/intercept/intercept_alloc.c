@@ -83,21 +83,20 @@ const char *sc_alloc_kind_name(ScAllocKind kind)
     return "?";
 }
 
-uint64_t sc_alloc_unwritten_roots(const ScAllocTable *t, const ScInstrRoot *roots, uint32_t n, uint64_t written,
-                                  void *const *params)
+uint64_t sc_alloc_unwritten_roots(const ScAllocTable *t, const ScInstrRoots *roots, void *const *params)
 {
     const ScAlloc *into[SC_INSTR_MAX_ROOTS];
-    n = n < SC_INSTR_MAX_ROOTS ? n : SC_INSTR_MAX_ROOTS;
+    uint32_t n = roots->n < SC_INSTR_MAX_ROOTS ? roots->n : SC_INSTR_MAX_ROOTS;
     for (uint32_t i = 0; i < n; i++) {
         uint64_t value;
-        memcpy(&value, (const uint8_t *)params[roots[i].param] + roots[i].offset, sizeof value);
+        memcpy(&value, (const uint8_t *)params[roots->at[i].param] + roots->at[i].offset, sizeof value);
         into[i] = sc_alloc_find(t, value);
     }
     uint64_t unwritten = 0;
     for (uint32_t i = 0; i < n; i++) {
         bool hit = !into[i];
         for (uint32_t j = 0; j < n && !hit; j++)
-            hit = (written >> j & 1) && into[j] == into[i];
+            hit = (roots->written >> j & 1) && into[j] == into[i];
         if (!hit)
             unwritten |= UINT64_C(1) << i;
     }

@@ -38,11 +38,10 @@ bool sc_alloc_remove(ScAllocTable *t, uint64_t base);
 /* The live allocation containing addr, or NULL. */
 const ScAlloc *sc_alloc_find(const ScAllocTable *t, uint64_t addr);
 const char *sc_alloc_kind_name(ScAllocKind kind);
-/* Of a kernel's n roots (ScInstrKernel: `written` those it writes through), the ones
- * whose values in the launch's parameters point into a live allocation that no written
- * root points into: bit i for roots[i] (ScDevLaunch.readonly_roots). */
-uint64_t sc_alloc_unwritten_roots(const ScAllocTable *t, const ScInstrRoot *roots, uint32_t n, uint64_t written,
-                                  void *const *params);
+/* Of a kernel's roots, the ones whose values in the launch's parameters point into a
+ * live allocation that no written root points into: bit i for roots->at[i]
+ * (ScDevLaunch.readonly_roots). */
+uint64_t sc_alloc_unwritten_roots(const ScAllocTable *t, const ScInstrRoots *roots, void *const *params);
 void sc_alloc_free_table(ScAllocTable *t);
 
 #endif

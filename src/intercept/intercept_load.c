@@ -261,9 +261,9 @@ static bool note_kernels(const ScInstrResult *res, ScErr *err)
         if (i < sc_ctx.n_kernel_traits) {
             ScKernelTrait *t = &sc_ctx.kernel_traits[i];
             t->triggers_dependents |= ik->triggers_dependents;
-            if (t->n_roots != ik->n_roots || t->written != ik->written ||
-                memcmp(t->roots, ik->roots, ik->n_roots * sizeof *ik->roots) != 0)
-                t->n_roots = 0;
+            if (t->roots.n != ik->roots.n || t->roots.written != ik->roots.written ||
+                memcmp(t->roots.at, ik->roots.at, ik->roots.n * sizeof *ik->roots.at) != 0)
+                t->roots.n = 0;
             continue;
         }
         if (sc_ctx.n_kernel_traits == sc_ctx.cap_kernel_traits) {
@@ -278,9 +278,7 @@ static bool note_kernels(const ScInstrResult *res, ScErr *err)
         if (!name)
             return sc_err_set(err, "out of memory");
         ScKernelTrait *t = &sc_ctx.kernel_traits[sc_ctx.n_kernel_traits++];
-        *t = (ScKernelTrait){.name = name, .triggers_dependents = ik->triggers_dependents,
-                             .n_roots = ik->n_roots, .written = ik->written};
-        memcpy(t->roots, ik->roots, sizeof t->roots);
+        *t = (ScKernelTrait){name, ik->triggers_dependents, ik->roots};
     }
     return true;
 }

@@ -587,14 +587,11 @@ static bool not_checked(void)
 }
 
 /* Whether the kernel filters and the launch range (--kernel-name, --launch-skip...)
- * let this launch of f be checked; counts it. */
-static bool selected(const ScDrvLaunch *dl, CUfunction f)
+ * let this launch of the kernel `name` (mangled, "" if unknown) be checked; counts it. */
+static bool selected(const char *name)
 {
     if (!sc_launch_select_narrows(&sc_ctx.select))
         return true;
-    const char *name = NULL;
-    if (dl->func_get_name(&name, f) != CUDA_SUCCESS || !name)
-        name = "";
     ScBuf demangled = {0}, plain = {0};
     pthread_mutex_lock(&sc_ctx.lock);
     sc_report_demangle(sc_ctx.report, name, &demangled);
@@ -666,17 +663,15 @@ bool sc_rt_stream_capturing(CUstream stream)
            capture != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
-/* The roots of f's reads that this launch leaves out (ScDevLaunch.readonly_roots,
- * instr_roots.c): those whose value points into a tracked allocation that no root the
- * kernel writes through points into. None for a launch that may overlap the grid
- * before it, whose writes its reads may meet. The caller holds the context lock. */
-static uint64_t readonly_roots(const ScDrvLaunch *dl, CUfunction f, void *const *params, bool programmatic)
+/* The roots of the reads of kernel `name` that this launch leaves out
+ * (ScDevLaunch.readonly_roots, instr_roots.c): those whose value points into a tracked
+ * allocation that no root the kernel writes through points into. None for a launch
+ * that may overlap the grid before it, whose writes its reads may meet. The caller
+ * holds the context lock. */
+static uint64_t readonly_roots(const char *name, void *const *params, bool programmatic)
 {
-    const char *name = NULL;
-    if (!params || programmatic || dl->func_get_name(&name, f) != CUDA_SUCCESS || !name)
-        return 0;
-    const ScKernelTrait *t = sc_kernel_trait(name);
-    return t ? sc_alloc_unwritten_roots(&sc_ctx.allocs, t->roots, t->n_roots, t->written, params) : 0;
+    const ScKernelTrait *t = params && !programmatic && name[0] ? sc_kernel_trait(name) : NULL;
+    return t ? sc_alloc_unwritten_roots(&sc_ctx.allocs, &t->roots, params) : 0;
 }
 
 bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned block[3],
@@ -697,7 +692,10 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     CUdeviceptr var = state_var(&dl, &f, &code);
     if (!var || !in_runtime_context(&d))
         return not_checked();
-    if (!selected(&dl, f)) {
+    const char *name = NULL; /* the driver's, whole (chk->kernel may cut it) */
+    if (dl.func_get_name(&name, f) != CUDA_SUCCESS || !name)
+        name = "";
+    if (!selected(name)) {
         chk->left_out = runtime_off(&d);
         return false;
     }
@@ -821,7 +819,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
 #ifdef SC_DEVRT_PROFILE
         .prof = rt->prof,
 #endif
-        .readonly_roots = readonly_roots(&dl, f, params, programmatic),
+        .readonly_roots = readonly_roots(name, params, programmatic),
     };
     if (ok) {
         step = "sending the launch descriptor";
@@ -830,9 +828,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     if (why == CUDA_SUCCESS)
         why = rt_first_error;
     pthread_mutex_unlock(&sc_ctx.lock);
-    const char *name = NULL;
-    if (dl.func_get_name(&name, f) == CUDA_SUCCESS && name)
-        snprintf(chk->kernel, sizeof chk->kernel, "%s", name);
+    snprintf(chk->kernel, sizeof chk->kernel, "%s", name);
     if (!ok) {
         pthread_mutex_unlock(&sc_ctx.launch_lock);
         if (!rt->failed) {

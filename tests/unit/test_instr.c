@@ -430,6 +430,14 @@ TEST(site_ids_start_at_the_base)
 
 /* ---- reads a launch may leave out (instr_roots.c) ---------------------------------- */
 
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
 /* Instruments `body` (declarations and code of `.entry k(.param .u64 a, .param .u64 b,
  * .param .align 8 .b8 s[16])`) with pruning on, and checks the kernel's roots: n_roots
  * of them, `written` those it writes through, and `guards` reads branching around
@@ -452,15 +460,13 @@ static void check_roots(const char *what, const char *body, uint32_t n_roots, ui
     CHECK(ok);
     if (ok) {
         char *printed = print_module(m);
-        int n = 0;
-        for (const char *p = printed; p && (p = strstr(p, "bra.uni \t$__scL")); p++)
-            n++;
-        if (res.kernels[0].n_roots != n_roots || res.kernels[0].written != written || n != guards)
-            printf("FAIL roots of %s: %u roots, written 0x%llx, %d guards; expected %u, 0x%llx, %d\n", what,
-                   res.kernels[0].n_roots, (unsigned long long)res.kernels[0].written, n, n_roots,
-                   (unsigned long long)written, guards);
-        CHECK_INT(n_roots, res.kernels[0].n_roots);
-        CHECK(res.kernels[0].written == written);
+        int n = printed ? count(printed, "bra.uni \t$__scL") : -1;
+        const ScInstrRoots *got = &res.kernels[0].roots;
+        if (got->n != n_roots || got->written != written || n != guards)
+            printf("FAIL roots of %s: %u roots, written 0x%llx, %d guards; expected %u, 0x%llx, %d\n", what, got->n,
+                   (unsigned long long)got->written, n, n_roots, (unsigned long long)written, guards);
+        CHECK_INT(n_roots, got->n);
+        CHECK(got->written == written);
         CHECK_INT(guards, n);
         if (guards)
             CHECK_CONTAINS(printed, "call \t(__scord_r), __scord_roots, ();");
@@ -547,14 +553,6 @@ static char *with_runtime(const char *user, const char *runtime, AddRuntime add,
 static char *declare_text(const char *user, const char *runtime, bool *ok, ScErr *err)
 {
     return with_runtime(user, runtime, sc_instr_declare_runtime, ok, err);
-}
-
-static int count(const char *hay, const char *needle)
-{
-    int n = 0;
-    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
-        n++;
-    return n;
 }
 
 /* The fallback that compiles a module whole: the runtime appended. */

@@ -64,31 +64,32 @@ TEST(alloc_unwritten_roots_of_a_launch)
     CHECK(sc_alloc_add(&t, 0x10000, 0x1000, SC_ALLOC_DEVICE));
     CHECK(sc_alloc_add(&t, 0x20000, 0x1000, SC_ALLOC_DEVICE));
     CHECK(sc_alloc_add(&t, 0x30000, 0x1000, SC_ALLOC_MODULE_VAR));
-    const ScInstrRoot roots[] = {{0, 0}, {1, 0}, {2, 8}, {3, 0}};
-    uint64_t written = 0x8;
+    ScInstrRoots roots = {{{0, 0}, {1, 0}, {2, 8}, {3, 0}}, 4, 0x8};
     uint64_t a = 0x10000, b = 0x20040, out = 0x30000;
     struct {
         uint64_t n, table;
     } s = {7, 0x20000};
     void *params[] = {&a, &b, &s, &out};
     /* Three allocations apart from the written one: all read roots are unwritten. */
-    CHECK(sc_alloc_unwritten_roots(&t, roots, 4, written, params) == 0x7);
+    CHECK(sc_alloc_unwritten_roots(&t, &roots, params) == 0x7);
     /* The written pointer inside b's allocation: b and the table are written. */
     out = 0x20800;
-    CHECK(sc_alloc_unwritten_roots(&t, roots, 4, written, params) == 0x1);
+    CHECK(sc_alloc_unwritten_roots(&t, &roots, params) == 0x1);
     /* The same array read and written: nothing is. */
     out = a;
-    CHECK(sc_alloc_unwritten_roots(&t, roots, 4, written, params) == 0x6);
+    CHECK(sc_alloc_unwritten_roots(&t, &roots, params) == 0x6);
     /* A read root in no tracked allocation is never left out; a written one that
      * points nowhere tracked reaches none of them. */
     a = 0x90000;
     out = 0x91000;
-    CHECK(sc_alloc_unwritten_roots(&t, roots, 4, written, params) == 0x6);
+    CHECK(sc_alloc_unwritten_roots(&t, &roots, params) == 0x6);
     /* A freed allocation is no longer one. */
     a = 0x10000;
     CHECK(sc_alloc_remove(&t, 0x10000));
-    CHECK(sc_alloc_unwritten_roots(&t, roots, 4, written, params) == 0x6);
-    CHECK(sc_alloc_unwritten_roots(&t, roots, 0, 0, params) == 0);
+    CHECK(sc_alloc_unwritten_roots(&t, &roots, params) == 0x6);
+    roots.n = 0;
+    roots.written = 0;
+    CHECK(sc_alloc_unwritten_roots(&t, &roots, params) == 0);
     sc_alloc_free_table(&t);
 }
 
