@@ -1082,6 +1082,44 @@ SC_HD static inline int rules_joins(const ScRulesState *s, const ScRulesAccess *
     return 1;
 }
 
+/* The word once race-free access a has become the recorder of history s, related to it
+ * by r: a weak write alone; else every class where it now lies relative to a. */
+SC_HD static inline void rules_record(const ScRulesState *s, const ScRulesAccess *a, const RulesRel *r,
+                                      ScRulesState *n)
+{
+    if (a->cls == SC_RULES_CLS_WRITE) {
+        /* Race-free, a weak write is ordered after everything before it and everything
+         * after it must be ordered after it: only it matters from now on. */
+        SC_RULES_COV(WEAK_WRITE_RESET);
+        *n = rules_fresh(a);
+        return;
+    }
+    *n = rules_fresh(a);
+    int lanes = 0;
+    for (int c = 0; c < SC_RULES_NCLS; c++) {
+        /* A class the trail orders before this access is ordered for whoever is ordered
+         * after this thread's clocks, as ACQ_MOVE's are. */
+        unsigned p = ((a->moved >> c) & 1) && !rules_ordered(r, s->reach[c])
+                         ? SC_RULES_POS_LSYNC
+                         : rules_move(r, s, a, s->reach[c]);
+        if (c == a->cls && p < SC_RULES_POS_SELF)
+            p = SC_RULES_POS_SELF;
+        n->reach[c] = (uint8_t)p;
+        lanes |= p == SC_RULES_POS_LSYNC || p == SC_RULES_POS_WARP;
+    }
+    if (n->xcta && !s->xcta)
+        SC_RULES_COV(XCTA_SET);
+    n->xcta |= s->xcta;
+    if (lanes) {
+        /* Only a thread of the recorder's warp keeps LSYNC/WARP positions: the tile must
+         * hold the old tile, the recorder and this lane. */
+        unsigned k = rules_tile_of(s->lane, a->tid & 31u);
+        if (k > s->tile)
+            SC_RULES_COV(TILE_GROW);
+        n->tile = (uint8_t)(k > s->tile ? k : s->tile);
+    }
+}
+
 SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *a, int fp,
                                     ScRulesState *n, ScRulesVerdict *v)
 {
@@ -1281,37 +1319,31 @@ SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *
         *n = *s;
         return;
     }
-    if (cls == SC_RULES_CLS_WRITE) {
-        /* Race-free, a weak write is ordered after everything before it and everything
-         * after it must be ordered after it: only it matters from now on. */
-        SC_RULES_COV(WEAK_WRITE_RESET);
-        *n = rules_fresh(a);
-        return;
-    }
-    *n = rules_fresh(a);
-    int lanes = 0;
-    for (int c = 0; c < SC_RULES_NCLS; c++) {
-        /* A class the trail orders before this access is ordered for whoever is ordered
-         * after this thread's clocks, as ACQ_MOVE's are. */
-        unsigned p = ((a->moved >> c) & 1) && !rules_ordered(&r, s->reach[c])
-                         ? SC_RULES_POS_LSYNC
-                         : rules_move(&r, s, a, s->reach[c]);
-        if (c == cls && p < SC_RULES_POS_SELF)
-            p = SC_RULES_POS_SELF;
-        n->reach[c] = (uint8_t)p;
-        lanes |= p == SC_RULES_POS_LSYNC || p == SC_RULES_POS_WARP;
-    }
-    if (n->xcta && !s->xcta)
-        SC_RULES_COV(XCTA_SET);
-    n->xcta |= s->xcta;
-    if (lanes) {
-        /* Only a thread of the recorder's warp keeps LSYNC/WARP positions: the tile must
-         * hold the old tile, the recorder and this lane. */
-        unsigned k = rules_tile_of(s->lane, a->tid & 31u);
-        if (k > s->tile)
-            SC_RULES_COV(TILE_GROW);
-        n->tile = (uint8_t)(k > s->tile ? k : s->tile);
-    }
+    rules_record(s, a, &r, n);
+}
+
+/* The same thread again at the same clocks on the same bytes, with this class already
+ * recorded at SELF: it was checked against the same history then, and the word stays.
+ * Not for a block-scoped strong access: the earlier one may have had a wider scope. */
+SC_HD static inline int rules_again(uint64_t old, const ScRulesAccess *a)
+{
+    if (((old ^ sc_rules_who(a)) & SC_RULES_WHO_FIELD) != 0 || (old & SC_RULES_MASK_FIELD) != a->mask ||
+        sc_rules_reach(old, a->cls) != SC_RULES_POS_SELF ||
+        (rules_is_strong(a->cls) && rules_block_scoped(a->scope)) || rules_block_alias(a))
+        return 0;
+    /* A weak write leaves only itself: unchanged if nothing else is there. */
+    uint64_t w_field =
+        SC_RULES_FIELD(SC_RULES_REACH_SHIFT + SC_RULES_POS_BITS * SC_RULES_CLS_WRITE, SC_RULES_POS_BITS);
+    uint64_t others = a->cls != SC_RULES_CLS_WRITE
+                          ? 0
+                          : (SC_RULES_REACH_FIELD & ~w_field) | SC_RULES_XCTA_FIELD | SC_RULES_TILE_FIELD;
+    /* A strong write re-checked against an unordered one of the other kind would warn
+     * again (strong_vs_rmw): that is the slow path's to say. */
+    int pair = a->cls == SC_RULES_CLS_SWRITE   ? SC_RULES_CLS_ATOMIC
+               : a->cls == SC_RULES_CLS_ATOMIC ? SC_RULES_CLS_SWRITE
+                                               : -1;
+    int may_warn = pair >= 0 && sc_rules_reach(old, pair) > SC_RULES_POS_SELF;
+    return (old & others) == 0 && !may_warn;
 }
 
 /* Decide one access to a word and compute the word to CAS in (*out; *out == old when
@@ -1336,30 +1368,10 @@ SC_HD static inline int sc_rules_access(uint64_t old, const ScRulesAccess *a, ui
     v->flags = 0;
     v->prev_blk = 0;
     v->prev_tid = 0;
-    /* Fast path: the same thread again at the same clocks on the same bytes, with this
-     * class already recorded at SELF: it was checked against the same history then.
-     * Not for a block-scoped strong access: the earlier one may have had a wider scope. */
-    if (((old ^ sc_rules_who(a)) & SC_RULES_WHO_FIELD) == 0 &&
-        (old & SC_RULES_MASK_FIELD) == a->mask && sc_rules_reach(old, a->cls) == SC_RULES_POS_SELF &&
-        !(rules_is_strong(a->cls) && rules_block_scoped(a->scope)) && !rules_block_alias(a)) {
-        /* A weak write leaves only itself: unchanged if nothing else is there. */
-        uint64_t w_field = SC_RULES_FIELD(
-            SC_RULES_REACH_SHIFT + SC_RULES_POS_BITS * SC_RULES_CLS_WRITE, SC_RULES_POS_BITS);
-        uint64_t others = a->cls != SC_RULES_CLS_WRITE
-                              ? 0
-                              : (SC_RULES_REACH_FIELD & ~w_field) | SC_RULES_XCTA_FIELD |
-                                    SC_RULES_TILE_FIELD;
-        /* A strong write re-checked against an unordered one of the other kind would
-         * warn again (strong_vs_rmw): that is the slow path's to say. */
-        int pair = a->cls == SC_RULES_CLS_SWRITE   ? SC_RULES_CLS_ATOMIC
-                   : a->cls == SC_RULES_CLS_ATOMIC ? SC_RULES_CLS_SWRITE
-                                                   : -1;
-        int may_warn = pair >= 0 && sc_rules_reach(old, pair) > SC_RULES_POS_SELF;
-        if ((old & others) == 0 && !may_warn) {
-            SC_RULES_COV(FAST_PATH);
-            v->result = SC_RULES_UNCHANGED;
-            return SC_RULES_UNCHANGED;
-        }
+    if (rules_again(old, a)) {
+        SC_RULES_COV(FAST_PATH);
+        v->result = SC_RULES_UNCHANGED;
+        return SC_RULES_UNCHANGED;
     }
     if (old == 0) {
         SC_RULES_COV(FRESH);
@@ -1429,6 +1441,45 @@ SC_HD static inline int sc_rules_access(uint64_t old, const ScRulesAccess *a, ui
     if (v->result == SC_RULES_OK && *out == old)
         v->result = SC_RULES_UNCHANGED;
     return v->result;
+}
+
+/* The quick decision: 1, with *out, when sc_rules_access would find no race and turn
+ * `old` into *out (*out == old: unchanged); 0 when only it can tell. For a weak access
+ * of one whole word by a thread whose clocks are uniform (no barrier or warp-clock rows:
+ * it has passed only block-wide barriers and full-mask __syncwarps since its block
+ * began), that took no release and reads no trail: the same thread again at the same
+ * clocks, an empty word, or a history every access of which the thread's own clocks
+ * order before this one. No pair is examined, so no race and no warning can come of it;
+ * the runtime decides these without its slow path, and test_rules proves the answer
+ * equal to sc_rules_access's over every word of the domain
+ * (quick_decisions_agree_with_the_rules). */
+SC_HD static inline int sc_rules_quick(uint64_t old, const ScRulesAccess *a, uint64_t *out)
+{
+    if ((a->cls != SC_RULES_CLS_READ && a->cls != SC_RULES_CLS_WRITE) || a->mask != 0xfu || a->bar_seen ||
+        a->sync_seen || a->bar_own != a->bar_now || a->sync_floor != a->sync_now || a->n_acq || a->moved ||
+        (a->hint & SC_RULES_SITE_TRAIL) || rules_block_alias(a))
+        return 0;
+    *out = old;
+    if (rules_again(old, a))
+        return 1;
+    ScRulesState s, n;
+    if (old == 0) {
+        n = rules_fresh(a);
+        *out = sc_rules_encode(&n);
+        return 1;
+    }
+    if (sc_rules_is_split(old))
+        return 0;
+    s = sc_rules_decode(old);
+    if (s.mask != a->mask)
+        return 0;
+    RulesRel r = rules_relate_clocks(&s, a);
+    for (int c = 0; c < SC_RULES_NCLS; c++)
+        if (!rules_ordered_clocks(&r, s.reach[c]) && !(s.reach[c] == SC_RULES_POS_SELF && r.same_thr))
+            return 0;
+    rules_record(&s, a, &r, &n);
+    *out = sc_rules_encode(&n);
+    return 1;
 }
 
 /* Decide one access to one byte cell of a split word. The cell's mask is the

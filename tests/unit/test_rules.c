@@ -1152,6 +1152,79 @@ TEST(cluster_barrier_orders_a_shared_words_whole_history)
     CHECK_INT(SC_RULES_RACE, run(&z, acquiring(mk(3, 0, AT, GPU, 0xf), fences, 2), &v));
 }
 
+/* The quick decision agrees with the rules wherever it decides: every word over the
+ * classes' positions (each position for the weak classes, NONE/SELF/BSYNC/GRID for the
+ * strong ones), two footprints, xcta, two tiles, and a recorder that is this thread,
+ * another lane, another warp or another block, at this thread's clocks or one instance
+ * older, met by a weak read or write of the whole word at uniform clocks. It decides
+ * the common steps of barrier-ordered code (an empty word, a word barrier-ordered
+ * before, this thread again) and none with rows, acquisitions or a trail. */
+TEST(quick_decisions_agree_with_the_rules)
+{
+    static const uint8_t strong_pos[] = {SC_RULES_POS_NONE, SC_RULES_POS_SELF, SC_RULES_POS_BSYNC,
+                                         SC_RULES_POS_GRID};
+    const uint16_t bar = 7, sync = 5;
+    ScRulesAccess acc[2];
+    for (int k = 0; k < 2; k++) {
+        acc[k] = mk(0, 0, k ? W : R, NONE, 0xf);
+        acc[k].bar_now = acc[k].bar_own = bar;
+        acc[k].sync_now = acc[k].sync_floor = sync;
+        acc[k].bar_seen = NULL;
+        acc[k].sync_seen = NULL;
+    }
+    unsigned long decided = 0, disagreements = 0;
+    for (uint32_t reach = 0; reach < 8u * 8u * 4u * 4u * 4u; reach++) {
+        ScRulesState s;
+        s.reach[SC_RULES_CLS_READ] = (uint8_t)(reach & 7u);
+        s.reach[SC_RULES_CLS_WRITE] = (uint8_t)((reach >> 3) & 7u);
+        s.reach[SC_RULES_CLS_SREAD] = strong_pos[(reach >> 6) & 3u];
+        s.reach[SC_RULES_CLS_SWRITE] = strong_pos[(reach >> 8) & 3u];
+        s.reach[SC_RULES_CLS_ATOMIC] = strong_pos[(reach >> 10) & 3u];
+        for (uint32_t v = 0; v < 256; v++) {
+            s.mask = v & 1u ? 0x3u : 0xfu;
+            s.xcta = (uint8_t)((v >> 1) & 1u);
+            s.tile = (uint8_t)((v >> 2) & 1u ? 5u : 0u);
+            s.lane = (uint8_t)((v >> 3) & 1u);
+            s.warp = (uint8_t)((v >> 4) & 1u);
+            s.blk = (uint16_t)((v >> 5) & 1u);
+            s.bar = (uint16_t)((v >> 6) & 1u ? bar - 1u : bar);
+            s.sync = (uint16_t)((v >> 7) & 1u ? sync - 1u : sync);
+            uint64_t old = sc_rules_encode(&s);
+            for (int k = 0; k < 2; k++) {
+                uint64_t quick, full;
+                ScRulesVerdict verdict;
+                if (!sc_rules_quick(old, &acc[k], &quick))
+                    continue;
+                decided++;
+                int r = sc_rules_access(old, &acc[k], &full, &verdict);
+                if ((r != SC_RULES_OK && r != SC_RULES_UNCHANGED) || full != quick)
+                    disagreements++;
+            }
+        }
+    }
+    CHECK(disagreements == 0);
+    CHECK(decided > 10000);
+
+    /* The steps it exists for. */
+    uint64_t x = 0, n;
+    ScRulesVerdict verdict;
+    CHECK(sc_rules_quick(0, &acc[1], &n) && n != 0);
+    x = n;
+    CHECK(sc_rules_quick(x, &acc[1], &n) && n == x); /* the same thread again */
+    ScRulesAccess other = acc[0];
+    other.tid = 40;
+    CHECK(!sc_rules_quick(x, &other, &n)); /* another warp in the epoch: a race */
+    CHECK_INT(SC_RULES_RACE, sc_rules_access(x, &other, &n, &verdict));
+    other.bar_now = other.bar_own = bar + 1; /* after a barrier */
+    CHECK(sc_rules_quick(x, &other, &n) && n != x);
+    ScRulesAccess partial = acc[0];
+    partial.sync_floor = sync - 1; /* a partial __syncwarp since the last full one */
+    CHECK(!sc_rules_quick(x, &partial, &n));
+    ScRulesAccess trailed = other;
+    trailed.hint = SC_RULES_SITE_TRAIL;
+    CHECK(!sc_rules_quick(x, &trailed, &n));
+}
+
 /* Warps 0 and 1 read a word that a barrier ordered their write before: the second
  * read hands the word over and puts the first at BLOCK. Warp 2's read, in the same
  * barrier epoch, then leaves the word as it is (READ_JOINS), and warp 3's write still
@@ -1524,6 +1597,7 @@ int main(void)
     RUN(releaser_reading_its_value_again_keeps_it_covered);
     RUN(release_after_a_barrier_covers_the_barriers_history);
     RUN(cluster_barrier_orders_a_shared_words_whole_history);
+    RUN(quick_decisions_agree_with_the_rules);
     RUN(reads_of_other_warps_join_a_history_of_reads);
     RUN(atomics_of_other_warps_join_a_history_of_atomics);
     RUN(holds_at_finds_a_position_among_the_classes);
