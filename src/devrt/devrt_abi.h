@@ -14,6 +14,9 @@
  *       below; site: the static site id (index into the module's site table);
  *       value: for stores, the value stored (the first 64 bits; vectors: the first
  *       element), 0 otherwise.
+ *   __scord_access_quick(.b64 addr, .b32 info, .b32 site, .b64 value)
+ *       instead of __scord_access for an access SC_ABI_INFO_QUICK says may take the
+ *       quick path (a weak ld or st of 4 bytes), with the same arguments.
  *   __scord_bar_arrive(.b32 site, .b32 id, .b32 count)
  *       just before bar.sync/barrier.sync/bar.red/bar.arrive. count: the thread
  *       count operand, SC_ABI_ALL_THREADS when the instruction has none. For
@@ -152,5 +155,10 @@ enum {
 /* A check at the join of an if (instr_plan.c, mark_joins) by a lane that did not run
  * the access: it joins the call's warp-wide steps and checks nothing. */
 #define SC_ABI_INFO_NOT_TAKEN (1u << 23)
+/* An access the runtime's quick path may decide: a weak ld or st of one 4-byte word
+ * (docs/devrt.md, "The quick path"); it calls __scord_access_quick. */
+#define SC_ABI_INFO_QUICK(info)                                                              \
+    (SC_ABI_INFO_SIZE(info) == 4 && SC_ABI_INFO_SEM(info) == SC_ABI_SEM_WEAK &&                  \
+     (SC_ABI_INFO_KIND(info) == SC_ABI_KIND_READ || SC_ABI_INFO_KIND(info) == SC_ABI_KIND_WRITE))
 
 #endif

@@ -88,7 +88,7 @@ static __device__ uint64_t split_cells(const Access *a, uint64_t old, uint64_t s
 /* sm_90: swaps the pair (word, site word) from (*old, *site) to (next, next_site) in
  * one 128-bit compare-and-swap; on failure *old and *site hold the pair found, read
  * together. */
-static __device__ bool swap_pair(const Access *a, uint64_t *word, uint64_t *old, uint64_t *site,
+static __device__ bool swap_pair(bool gpu, uint64_t *word, uint64_t *old, uint64_t *site,
                                  uint64_t next, uint64_t next_site)
 {
     uint64_t seen_word, seen_site;
@@ -100,7 +100,7 @@ static __device__ bool swap_pair(const Access *a, uint64_t *word, uint64_t *old,
                  : "=l"(seen_word), "=l"(seen_site)                                              \
                  : "l"(*old), "l"(*site), "l"(next), "l"(next_site), "l"(word)                   \
                  : "memory")
-    if (a->gpu)
+    if (gpu)
         SWAP_PAIR("gpu");
     else
         SWAP_PAIR("cta");
@@ -238,7 +238,7 @@ static __device__ bool write_pair(const Access *a, ScRulesAccess *r, const Shado
         bool trailed = (*site & SC_RULES_SITE_TRAIL) != 0;
         bool trailing = !splitting && may_trail(a, r, sh, *res, *old, n, trailed);
         bool holding = splitting || trailing;
-        if (!swap_pair(a, sh->word, old, site, holding ? WORD_HELD : n, holding ? *site : n_site))
+        if (!swap_pair(a->gpu, sh->word, old, site, holding ? WORD_HELD : n, holding ? *site : n_site))
             return false;
         if (splitting) {
             n = split_cells(a, *old, *site);
@@ -755,7 +755,8 @@ static __device__ __forceinline__ uint32_t group_ends(const ScDevLaunch *l, uint
     return 1u << lowest_lane(group) | 1u << (31 - __clz(group));
 }
 
-/* The lanes that enter together leave together: the checks branch on data (CAS
+/* The access hook, with all the rules (the quick hook's slow path).
+ * The lanes that enter together leave together: the checks branch on data (CAS
  * retries, address spaces), and without this the warp could reach the program's next
  * instruction split, which the next call's lane matching would see as lanes of
  * different instructions. The barrier waits only for lanes that are in this call.
@@ -819,6 +820,113 @@ extern "C" __device__ __noinline__ void __scord_access(uint64_t addr, uint32_t i
     __syncwarp(lanes);
     PROF_SINCE(l, WAIT_CYCLES, t3);
     PROF_SINCE(l, CALL_CYCLES, t0);
+}
+
+/* The quick path (docs/devrt.md, "The quick path"): one lane's weak read or write of
+ * one whole word that no other active lane accesses, by a thread whose clocks are
+ * uniform, in a block that took no release, decided by sc_rules_quick and swapped in
+ * with one 128-bit compare-and-swap. True when the access is checked; false leaves
+ * everything to the slow path, which checks it from the start. Only what the slow
+ * path would also do, and nothing it would do besides: no store peers (the address is
+ * this lane's alone), no sync bookkeeping (a weak read has none, a weak write none
+ * without a fresh release), no read-modify-write follow-up (none pending), no trail,
+ * split, metadata cache or prerequisite grid (each sends the access to the slow
+ * path). Small, so that the hook's own frame stays small: the slow path's saves and
+ * restores of its many registers are paid only by the lanes that take it. */
+static __device__ __forceinline__ bool quick_access(ScDevLaunch *l, uint32_t slot, uint64_t addr,
+                                                    uint32_t info, uint32_t site)
+{
+#if __CUDA_ARCH__ >= 900
+    int cls = access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info));
+    if ((cls != SC_RULES_CLS_READ && cls != SC_RULES_CLS_WRITE) || SC_ABI_INFO_SIZE(info) != 4 || (addr & 3) ||
+        (info & (SC_ABI_INFO_NOT_TAKEN | SC_ABI_INFO_ASYNC)) || l->cut != SC_DEV_CUT_NONE)
+        return false;
+    uint32_t tid = thread_linear();
+    if (__match_any_sync(__activemask(), addr) != 1u << (tid % WARP_SIZE))
+        return false;
+    /* What sends an access to the slow path whatever its word holds, first. */
+    ScDevBlock *b = block_state(l, slot);
+    uint32_t bs = load_cta32(&b->bar_state);
+    uint32_t nf = load_cta32(warp_now_floor(warp_clock(l, slot, tid / WARP_SIZE)));
+    if ((bs & BAR_LOST) || !(bs & BAR_UNIFORM) || (uint16_t)nf != (uint16_t)(nf >> 16) ||
+        load_cta32(&b->acq_next))
+        return false;
+    const ScDevThread *th = thread_state(l, slot);
+    if (cls == SC_RULES_CLS_WRITE && ((th->release_fresh & FRESH_ANY) || th->rmw_word))
+        return false;
+    uint32_t space = SC_ABI_INFO_SPACE(info);
+    if (space == SC_ABI_SPACE_GENERIC)
+        space = __isShared((const void *)addr)   ? SC_ABI_SPACE_SHARED
+                : __isGlobal((const void *)addr) ? SC_ABI_SPACE_GLOBAL
+                                                 : SC_ABI_SPACE_GENERIC;
+    bool shared = space == SC_ABI_SPACE_SHARED;
+    uint64_t *words;
+    if (shared) {
+        uint32_t off = own_shared_offset(addr);
+        if (cluster_blocks() > 1 || (uint64_t)off + 4 > (uint64_t)l->shared_words * 4)
+            return false;
+        words = (uint64_t *)l->shared_shadow + 2 * ((size_t)slot * l->shared_words + off / 4);
+    } else if (space == SC_ABI_SPACE_GLOBAL && !l->prior_dir) {
+        uint64_t chunk = global_chunk(l, addr);
+        if (!chunk || (chunk & SC_SHADOW_CACHED))
+            return false;
+        words = chunk_word(chunk, addr);
+    } else {
+        return false;
+    }
+    bool gpu = !shared;
+    uint64_t old = gpu ? load_gpu64(words) : load_cta64(words);
+    uint64_t old_site = gpu ? load_gpu64(words + 1) : load_cta64(words + 1);
+    if (old == WORD_HELD)
+        return false;
+    ScRulesAccess r;
+    r.cls = (uint8_t)cls;
+    r.scope = SC_RULES_SCOPE_NONE;
+    r.mask = 0xfu;
+    r.blk = block_linear();
+    r.tid = tid;
+    r.bar_now = r.bar_own = (uint16_t)bs;
+    r.bar_seen = 0;
+    r.sync_now = r.sync_floor = (uint16_t)nf;
+    r.sync_seen = 0;
+    r.hint = old_site;
+    r.acq = 0;
+    r.n_acq = 0;
+    r.moved = 0;
+    r.cluster = launch_clusters(b);
+    r.shared = shared;
+    uint64_t next;
+    if (!sc_rules_quick(old, &r, &next))
+        return false;
+    uint64_t next_site = sc_rules_site_next(old_site, old, next, &r, site, 0);
+    if (next == old && next_site == old_site)
+        return true;
+    /* A read of global memory that changes a word, in a launch where some thread has
+     * released, begins a trail (may_trail): the slow path's. */
+    if (gpu && cls == SC_RULES_CLS_READ && (old & ~SC_RULES_MASK_FIELD) && load_gpu32(&l->released))
+        return false;
+    return swap_pair(gpu, words, &old, &old_site, next, next_site);
+#else
+    (void)l, (void)slot, (void)addr, (void)info, (void)site;
+    return false;
+#endif
+}
+
+/* The hook of a weak access of four bytes (SC_ABI_INFO_QUICK): the quick path for the
+ * lanes it decides, __scord_access for the others. A hook of its own, so that the
+ * accesses it never decides pay nothing for it. */
+extern "C" __device__ __noinline__ void __scord_access_quick(uint64_t addr, uint32_t info, uint32_t site,
+                                                uint64_t value)
+{
+    uint32_t slot;
+    ScDevLaunch *l = checked_block(&slot); /* the same for every lane: no divergence */
+    if (!l || l->cut == SC_DEV_CUT_ACCESS)
+        return;
+    if (quick_access(l, slot, addr, info, site)) {
+        PROF_ADD(l, QUICK, 1);
+        return;
+    }
+    __scord_access(addr, info, site, value);
 }
 
 /* An mbarrier arrive or wait (instr_plan.c, plan_mbarrier): what the access `info`

@@ -253,6 +253,12 @@ static bool skip_unwritten(Emitter *e, const ScInstrEdit *ed, const char **label
     return true;
 }
 
+/* The hook an access calls: the quick one where its path may decide it. */
+static const char *access_hook(const ScInstrEdit *ed)
+{
+    return SC_ABI_INFO_QUICK(ed->info) ? "__scord_access_quick" : "__scord_access";
+}
+
 /* An access checked at the join of its if (instr_plan.c, mark_joins). Every lane
  * clears the if's flag and this access's registers at the branch; the body's first
  * access sets the flag, and each keeps its address and value; at the join, every
@@ -299,7 +305,7 @@ static bool emit_joined_access(Emitter *e, const ScInstrEdit *ed)
     sc_buf_puts(&e->arg[1], info);
     sc_buf_printf(&e->arg[2], "%u", ed->site);
     sc_buf_puts(&e->arg[3], value);
-    call_seq(e, "__scord_access", bits, 4);
+    call_seq(e, access_hook(ed), bits, 4);
     if (skip)
         sc_buf_printf(&e->code, "%s:\n", skip);
     return insert(e, ed->join_at, false, NULL, false);
@@ -317,7 +323,7 @@ static bool emit_access(Emitter *e, const ScInstrEdit *ed)
     e->arg[1].len = e->arg[2].len = 0;
     sc_buf_printf(&e->arg[1], "0x%x", ed->info);
     sc_buf_printf(&e->arg[2], "%u", ed->site);
-    call_seq(e, "__scord_access", bits, 4);
+    call_seq(e, access_hook(ed), bits, 4);
     if (skip)
         sc_buf_printf(&e->code, "%s:\n", skip);
     const ScPtxInstr *in = &ed->stmt->u.instr;

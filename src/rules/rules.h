@@ -1449,7 +1449,9 @@ SC_HD static inline int sc_rules_access(uint64_t old, const ScRulesAccess *a, ui
  * it has passed only block-wide barriers and full-mask __syncwarps since its block
  * began), that took no release and reads no trail: the same thread again at the same
  * clocks, an empty word, or a history every access of which the thread's own clocks
- * order before this one. No pair is examined, so no race and no warning can come of it;
+ * order before this one, reads aside for a read (a history of reads it joins stays as
+ * it is). No pair that may conflict is left unordered, so no race and no warning can
+ * come of it;
  * the runtime decides these without its slow path, and test_rules proves the answer
  * equal to sc_rules_access's over every word of the domain
  * (quick_decisions_agree_with_the_rules). */
@@ -1474,9 +1476,14 @@ SC_HD static inline int sc_rules_quick(uint64_t old, const ScRulesAccess *a, uin
     if (s.mask != a->mask)
         return 0;
     RulesRel r = rules_relate_clocks(&s, a);
+    /* A weak read meets no read; a write, every access. */
+    int reading = a->cls == SC_RULES_CLS_READ;
     for (int c = 0; c < SC_RULES_NCLS; c++)
-        if (!rules_ordered_clocks(&r, s.reach[c]) && !(s.reach[c] == SC_RULES_POS_SELF && r.same_thr))
+        if (!(reading && rules_is_read(c)) && !rules_ordered_clocks(&r, s.reach[c]) &&
+            !(s.reach[c] == SC_RULES_POS_SELF && r.same_thr))
             return 0;
+    if (reading && rules_joins(&s, a, &r))
+        return 1;
     rules_record(&s, a, &r, &n);
     *out = sc_rules_encode(&n);
     return 1;

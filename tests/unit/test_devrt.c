@@ -20,6 +20,7 @@ static const struct {
     uint32_t n_params;
 } abi[] = {
     {"__scord_access", {"b64", "b32", "b32", "b64"}, 4},
+    {"__scord_access_quick", {"b64", "b32", "b32", "b64"}, 4},
     {"__scord_bar_arrive", {"b32", "b32", "b32"}, 3},
     {"__scord_bar_pass", {"b32", "b32", "b32"}, 3},
     {"__scord_syncwarp", {"b32", "b32"}, 2},

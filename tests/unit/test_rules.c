@@ -1217,6 +1217,13 @@ TEST(quick_decisions_agree_with_the_rules)
     CHECK_INT(SC_RULES_RACE, sc_rules_access(x, &other, &n, &verdict));
     other.bar_now = other.bar_own = bar + 1; /* after a barrier */
     CHECK(sc_rules_quick(x, &other, &n) && n != x);
+    /* Readers of other warps in the epoch after: the second changes the word, the
+     * third joins the reads and leaves it as it is. */
+    uint64_t y;
+    other.tid = 64;
+    CHECK(sc_rules_quick(n, &other, &y) && y != n);
+    other.tid = 96;
+    CHECK(sc_rules_quick(y, &other, &x) && x == y);
     ScRulesAccess partial = acc[0];
     partial.sync_floor = sync - 1; /* a partial __syncwarp since the last full one */
     CHECK(!sc_rules_quick(x, &partial, &n));
