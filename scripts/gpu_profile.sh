@@ -44,9 +44,9 @@ import re, sys
 
 out, names = sys.argv[1], sys.argv[2:]
 cols = ["GROUP", "CHECK", "LOOKUP", "SHADOW", "LOAD", "COVER", "DECIDE", "WRITE", "REPORT", "WAIT"]
-print("| workload | calls | checks/call | words/call | unchanged/word | writes/word | retries/write |"
+print("| workload | quick lanes | calls | checks/call | words/call | unchanged/word | writes/word | retries/write |"
       " covers/word | cycles/call | " + " | ".join(c.lower() + " %" for c in cols) + " |")
-print("|---" * (9 + len(cols)) + "|")
+print("|---" * (10 + len(cols)) + "|")
 for w in names:
     p = {}
     try:
@@ -58,17 +58,19 @@ for w in names:
         pass
     calls = p.get("CALLS", 0)
     if not calls:
-        print(f"| {w} | no profile |" + " |" * (7 + len(cols)))
+        what = f"{p['QUICK']} | no slow-path calls" if "QUICK" in p else "- | no profile"
+        print(f"| {w} | {what} |" + " |" * (7 + len(cols)))
         continue
     div = lambda a, b: p.get(a, 0) / p[b] if p.get(b) else 0.0
     total = p.get("CALL_CYCLES", 0) or 1
     shares = [100.0 * p.get(c + "_CYCLES", 0) / total for c in cols]
-    print(f"| {w} | {calls} | {div('CHECKS', 'CALLS'):.2f} | {div('WORDS', 'CALLS'):.2f} | "
+    print(f"| {w} | {p.get('QUICK', 0)} | {calls} | {div('CHECKS', 'CALLS'):.2f} | {div('WORDS', 'CALLS'):.2f} | "
           f"{div('UNCHANGED', 'WORDS'):.2f} | {div('WRITES', 'WORDS'):.2f} | {div('RETRIES', 'WRITES'):.2f} | "
           f"{div('COVERS', 'WORDS'):.2f} | {total / calls:.0f} | " + " | ".join(f"{s:.1f}" for s in shares) + " |")
 print()
-print("Shares are of the warp cycles from the first to the last statement of __scord_access"
-      " (the call, its prologue and epilogue excluded); a section's cycles are those of the"
+print("Quick lanes: lane accesses the quick path decided (__scord_access_quick); calls: warp"
+      " calls of __scord_access, the slow path. Shares are of the warp cycles from the first to"
+      " the last statement of __scord_access (the call, its prologue and epilogue excluded); a section's cycles are those of the"
       " lowest active lane, summed over warps. Nested: check holds lookup and shadow (one"
       " word's decision, whole), shadow holds load, cover, decide, write and report; group,"
       " check and wait follow one another.")
