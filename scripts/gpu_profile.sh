@@ -44,7 +44,7 @@ import re, sys
 
 out, names = sys.argv[1], sys.argv[2:]
 cols = ["GROUP", "CHECK", "LOOKUP", "SHADOW", "LOAD", "COVER", "DECIDE", "WRITE", "REPORT", "WAIT"]
-print("| workload | quick lanes | calls | checks/call | words/call | unchanged/word | writes/word | retries/write |"
+print("| workload | quick | calls | checks/call | words/call | unchanged/word | writes/word | retries/write |"
       " covers/word | cycles/call | " + " | ".join(c.lower() + " %" for c in cols) + " |")
 print("|---" * (10 + len(cols)) + "|")
 for w in names:
@@ -68,7 +68,7 @@ for w in names:
           f"{div('UNCHANGED', 'WORDS'):.2f} | {div('WRITES', 'WORDS'):.2f} | {div('RETRIES', 'WRITES'):.2f} | "
           f"{div('COVERS', 'WORDS'):.2f} | {total / calls:.0f} | " + " | ".join(f"{s:.1f}" for s in shares) + " |")
 print()
-print("Quick lanes: lane accesses the quick path decided (__scord_access_quick); calls: warp"
+print("Quick: warp calls of __scord_access_quick in which the quick path decided lanes; calls: warp"
       " calls of __scord_access, the slow path. Shares are of the warp cycles from the first to"
       " the last statement of __scord_access (the call, its prologue and epilogue excluded); a section's cycles are those of the"
       " lowest active lane, summed over warps. Nested: check holds lookup and shadow (one"

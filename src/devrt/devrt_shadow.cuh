@@ -914,19 +914,25 @@ static __device__ __forceinline__ bool quick_access(ScDevLaunch *l, uint32_t slo
 
 /* The hook of a weak access of four bytes (SC_ABI_INFO_QUICK): the quick path for the
  * lanes it decides, __scord_access for the others. A hook of its own, so that the
- * accesses it never decides pay nothing for it. */
+ * accesses it never decides pay nothing for it. The lanes that enter together leave
+ * together, as from __scord_access: a warp that went back to the program split between
+ * the two paths would reach its next bar.sync (an .aligned barrier, which every lane of
+ * a warp must execute together) or other .aligned instruction divergent, which is
+ * undefined: real programs (a Thrust reduce_by_key, a cooperative groups grid.sync())
+ * then computed wrong results or hung. */
 extern "C" __device__ __noinline__ void __scord_access_quick(uint64_t addr, uint32_t info, uint32_t site,
                                                 uint64_t value)
 {
+    uint32_t active = __activemask();
     uint32_t slot;
     ScDevLaunch *l = checked_block(&slot); /* the same for every lane: no divergence */
     if (!l || l->cut == SC_DEV_CUT_ACCESS)
         return;
-    if (quick_access(l, slot, addr, info, site)) {
+    if (quick_access(l, slot, addr, info, site))
         PROF_ADD(l, QUICK, 1);
-        return;
-    }
-    __scord_access(addr, info, site, value);
+    else
+        __scord_access(addr, info, site, value);
+    __syncwarp(active);
 }
 
 /* An mbarrier arrive or wait (instr_plan.c, plan_mbarrier): what the access `info`

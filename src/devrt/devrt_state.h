@@ -431,7 +431,7 @@ typedef struct ScDevBlock {
 /* The section timers of a profiling runtime: clock cycles a warp spent in each
  * section of the access path, and counts of what it did there, summed per SM. */
 #define SC_DEV_PROF_LIST(X)                                                              \
-    X(QUICK, "lane accesses the quick path decided")                                     \
+    X(QUICK, "warp calls of __scord_access_quick whose quick path decided lanes")         \
     X(CALLS, "warp calls of the slow path")                                              \
     X(CALL_CYCLES, "cycles from the hook's first statement to its last")                 \
     X(GROUP_CYCLES, "cycles grouping lanes and noting synchronization")                  \
