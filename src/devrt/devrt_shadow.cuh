@@ -88,7 +88,7 @@ static __device__ uint64_t split_cells(const Access *a, uint64_t old, uint64_t s
 /* sm_90: swaps the pair (word, site word) from (*old, *site) to (next, next_site) in
  * one 128-bit compare-and-swap; on failure *old and *site hold the pair found, read
  * together. */
-static __device__ bool swap_pair(bool gpu, uint64_t *word, uint64_t *old, uint64_t *site,
+static __device__ __forceinline__ bool swap_pair(bool gpu, uint64_t *word, uint64_t *old, uint64_t *site,
                                  uint64_t next, uint64_t next_site)
 {
     uint64_t seen_word, seen_site;
@@ -912,14 +912,16 @@ static __device__ __forceinline__ bool quick_access(ScDevLaunch *l, uint32_t slo
 #endif
 }
 
-/* The hook of a weak access of four bytes (SC_ABI_INFO_QUICK): the quick path for the
- * lanes it decides, __scord_access for the others. A hook of its own, so that the
- * accesses it never decides pay nothing for it. The lanes that enter together leave
- * together, as from __scord_access: a warp that went back to the program split between
- * the two paths would reach its next bar.sync (an .aligned barrier, which every lane of
- * a warp must execute together) or other .aligned instruction divergent, which is
- * undefined: real programs (a Thrust reduce_by_key, a cooperative groups grid.sync())
- * then computed wrong results or hung. */
+/* The hook of a weak access of four bytes (SC_ABI_INFO_QUICK, with --quick): the quick
+ * path for the lanes it decides, __scord_access for the others. A hook of its own, so
+ * that the accesses it never decides pay nothing for it. The lanes call __scord_access
+ * all or none (the lanes the quick path checked as SC_ABI_INFO_NOT_TAKEN, which checks
+ * nothing): called from the lanes it did not decide only, the call sat in a divergent
+ * branch whose convergence barrier (B6) __scord_access saves and clears at entry, so
+ * the lanes waiting at the branch's join went on while the others were still inside,
+ * and real programs (a Thrust reduce_by_key, a grid.sync() reduction, cuda::barrier
+ * and cuda::pipeline loops) computed wrong results or hung on the H200 (DESIGN.md,
+ * "Calls in divergent code"). */
 extern "C" __device__ __noinline__ void __scord_access_quick(uint64_t addr, uint32_t info, uint32_t site,
                                                 uint64_t value)
 {
@@ -928,11 +930,12 @@ extern "C" __device__ __noinline__ void __scord_access_quick(uint64_t addr, uint
     ScDevLaunch *l = checked_block(&slot); /* the same for every lane: no divergence */
     if (!l || l->cut == SC_DEV_CUT_ACCESS)
         return;
-    if (quick_access(l, slot, addr, info, site))
+    bool done = quick_access(l, slot, addr, info, site);
+    if (__all_sync(active, done)) {
         PROF_ADD(l, QUICK, 1);
-    else
-        __scord_access(addr, info, site, value);
-    __syncwarp(active);
+        return;
+    }
+    __scord_access(addr, done ? info | SC_ABI_INFO_NOT_TAKEN : info, site, value);
 }
 
 /* An mbarrier arrive or wait (instr_plan.c, plan_mbarrier): what the access `info`

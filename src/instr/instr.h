@@ -27,6 +27,9 @@ typedef struct ScInstrOpts {
     uint32_t site_base;
     /* Leave out the checks of reads proven race-free (instr_prune.c). */
     bool prune;
+    /* Weak 4-byte accesses call __scord_access_quick, the runtime's quick path, instead
+     * of __scord_access (devrt_abi.h, SC_ABI_INFO_QUICK). */
+    bool quick;
 } ScInstrOpts;
 
 typedef enum ScInstrSiteKind {

@@ -25,6 +25,8 @@ typedef struct Emitter {
     /* The if whose checks move to its join, and its flag: this lane ran its body. */
     const ScPtxStmt *join_branch;
     const char *took;
+    /* Weak 4-byte accesses call __scord_access_quick (ScInstrOpts.quick). */
+    bool quick;
     ScBuf code, text;
     ScBuf arg[10]; /* the text of each argument of the call being built */
     ScErr *err;
@@ -253,10 +255,10 @@ static bool skip_unwritten(Emitter *e, const ScInstrEdit *ed, const char **label
     return true;
 }
 
-/* The hook an access calls: the quick one where its path may decide it. */
-static const char *access_hook(const ScInstrEdit *ed)
+/* The hook an access calls: the quick one, when asked for, where its path may decide it. */
+static const char *access_hook(const Emitter *e, const ScInstrEdit *ed)
 {
-    return SC_ABI_INFO_QUICK(ed->info) ? "__scord_access_quick" : "__scord_access";
+    return e->quick && SC_ABI_INFO_QUICK(ed->info) ? "__scord_access_quick" : "__scord_access";
 }
 
 /* An access checked at the join of its if (instr_plan.c, mark_joins). Every lane
@@ -305,7 +307,7 @@ static bool emit_joined_access(Emitter *e, const ScInstrEdit *ed)
     sc_buf_puts(&e->arg[1], info);
     sc_buf_printf(&e->arg[2], "%u", ed->site);
     sc_buf_puts(&e->arg[3], value);
-    call_seq(e, access_hook(ed), bits, 4);
+    call_seq(e, access_hook(e, ed), bits, 4);
     if (skip)
         sc_buf_printf(&e->code, "%s:\n", skip);
     return insert(e, ed->join_at, false, NULL, false);
@@ -323,7 +325,7 @@ static bool emit_access(Emitter *e, const ScInstrEdit *ed)
     e->arg[1].len = e->arg[2].len = 0;
     sc_buf_printf(&e->arg[1], "0x%x", ed->info);
     sc_buf_printf(&e->arg[2], "%u", ed->site);
-    call_seq(e, access_hook(ed), bits, 4);
+    call_seq(e, access_hook(e, ed), bits, 4);
     if (skip)
         sc_buf_printf(&e->code, "%s:\n", skip);
     const ScPtxInstr *in = &ed->stmt->u.instr;
@@ -544,9 +546,9 @@ static bool emit_edit(Emitter *e, const ScInstrEdit *ed)
     return sc_err_set(e->err, "edit of unknown kind %d", (int)ed->kind);
 }
 
-bool sc_instr_emit_func(ScPtxModule *m, const ScInstrFuncPlan *fp, ScErr *err)
+bool sc_instr_emit_func(ScPtxModule *m, const ScInstrFuncPlan *fp, bool quick, ScErr *err)
 {
-    Emitter e = {.m = m, .f = fp->func, .err = err};
+    Emitter e = {.m = m, .f = fp->func, .quick = quick, .err = err};
     bool ok = fp->kernel < 0 || emit_entry(&e, fp);
     for (uint32_t i = 0; ok && i < fp->n_edits; i++)
         ok = emit_edit(&e, &fp->edits[i]);

@@ -232,7 +232,8 @@ bool sc_instr_check_prefix(const ScPtxModule *m, ScErr *err);
 
 /* ---- instr_emit.c ---- */
 
-/* Inserts the calls of one function's plan (the entry call first for a kernel). */
-bool sc_instr_emit_func(ScPtxModule *m, const ScInstrFuncPlan *fp, ScErr *err);
+/* Inserts the calls of one function's plan (the entry call first for a kernel); quick:
+ * ScInstrOpts.quick. */
+bool sc_instr_emit_func(ScPtxModule *m, const ScInstrFuncPlan *fp, bool quick, ScErr *err);
 
 #endif

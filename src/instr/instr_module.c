@@ -78,7 +78,7 @@ bool sc_instr_module(ScPtxModule *m, const ScInstrOpts *opts, ScInstrResult *res
     bool ok = sc_instr_plan(m, &sites, opts && opts->prune, &plan, err);
     sc_instr_sites_done(&sites);
     for (uint32_t i = 0; ok && i < plan.n_funcs; i++)
-        if (!(ok = sc_instr_emit_func(m, &plan.funcs[i], err)))
+        if (!(ok = sc_instr_emit_func(m, &plan.funcs[i], opts && opts->quick, err)))
             sc_err_wrap(err, "%s: while instrumenting %s (discard the module): ", file, plan.funcs[i].func->name);
     if (ok) {
         unsigned splits = 0;

@@ -89,6 +89,7 @@ typedef struct ScCtx {
     pthread_mutex_t launch_lock; /* held across each checked launch */
     bool detect;          /* instrument modules and check launches */
     bool prune;           /* leave out the checks of reads proven race-free */
+    bool quick;           /* weak 4-byte accesses take the runtime's quick path */
     bool triton_ptx;      /* check Triton's cubins through the PTX in its cache */
     ScReport *report;
     unsigned long checked_launches;

@@ -370,7 +370,7 @@ static char *instrument_text(ScModuleRec *m, const char *ptx, size_t len, bool w
     /* Not in a unit of a link (-rdc, cuLink): a function of another unit it calls may
      * issue copies that land after the caller's next barrier, which the unit's own
      * walk cannot see (instr_prune.c). */
-    ScInstrOpts opts = {.site_base = sc_ctx.next_site, .prune = sc_ctx.prune && whole};
+    ScInstrOpts opts = {.site_base = sc_ctx.next_site, .prune = sc_ctx.prune && whole, .quick = sc_ctx.quick};
     ScPtxModule *pm = sc_ptx_parse(ptx, len, "module", err);
     unsigned limit = pm ? sc_instr_register_limit(pm, SC_DEVRT_CUBIN_REGS) : SC_DEVRT_CUBIN_REGS;
     bool ok = pm && keep_globals(m, pm, err) && sc_instr_module(pm, &opts, res, err) &&
@@ -500,7 +500,7 @@ static char *whole_text(const ScModuleRec *m)
     ScErr err = {0};
     ScBuf out = {0};
     ScInstrResult res = {0};
-    ScInstrOpts opts = {.site_base = m->site_base, .prune = sc_ctx.prune};
+    ScInstrOpts opts = {.site_base = m->site_base, .prune = sc_ctx.prune, .quick = sc_ctx.quick};
     ScPtxModule *pm = sc_ptx_parse(m->plan.ptx, m->plan.ptx_len, "module", &err);
     bool ok = pm && sc_instr_module(pm, &opts, &res, &err) && sc_instr_link_runtime(pm, runtime_ptx(), &err) &&
               sc_ptx_print(pm, &out) && !out.oom;

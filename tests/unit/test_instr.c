@@ -388,6 +388,40 @@ TEST(kernels_that_may_trigger_their_dependents)
     sc_ptx_module_free(m);
 }
 
+/* With ScInstrOpts.quick, a weak ld or st of 4 bytes calls the quick hook; wider,
+ * strong and atomic accesses call __scord_access as without it. */
+TEST(quick_hook_only_for_weak_words)
+{
+    static const char *const text =
+        HEADER ".visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<3>;\n.reg .b32 %r<3>;\n"
+               "ld.param.u64 %rd1, [p];\nld.global.u32 %r1, [%rd1];\nst.global.u32 [%rd1+4], %r1;\n"
+               "ld.global.u64 %rd2, [%rd1+8];\nld.relaxed.gpu.global.u32 %r2, [%rd1+16];\n"
+               "atom.global.add.u32 %r2, [%rd1+20], 1;\nret;\n}\n";
+    for (int quick = 0; quick < 2; quick++) {
+        ScPtxModule *m = parse_text(text, "quick.ptx");
+        CHECK(m != NULL);
+        if (!m)
+            return;
+        ScInstrResult res;
+        ScErr err = {0};
+        ScInstrOpts opts = {.quick = quick};
+        CHECK(sc_instr_module(m, &opts, &res, &err));
+        char *out = print_module(m);
+        unsigned n_quick = 0, n_full = 0;
+        for (const char *c = out; c && (c = strstr(c, "call \t__scord_access")); c++) {
+            if (strncmp(c + strlen("call \t__scord_access"), "_quick,", 7) == 0)
+                n_quick++;
+            else
+                n_full++;
+        }
+        CHECK_INT(quick ? 2 : 0, n_quick);
+        CHECK_INT(quick ? 3 : 5, n_full);
+        free(out);
+        sc_instr_result_free(&res);
+        sc_ptx_module_free(m);
+    }
+}
+
 TEST(site_ids_start_at_the_base)
 {
     ScPtxModule *m = parse_text(HEADER ".visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<2>;\n"
@@ -1265,6 +1299,7 @@ int main(void)
     RUN(marks_subword_accesses);
     RUN(kernels_that_may_trigger_their_dependents);
     RUN(site_ids_start_at_the_base);
+    RUN(quick_hook_only_for_weak_words);
     RUN(reads_of_unwritten_roots_branch_around_their_check);
     RUN(link_merges_the_runtime);
     RUN(declare_the_runtime);
