@@ -28,7 +28,9 @@ typedef struct ScInstrOpts {
     /* Leave out the checks of reads proven race-free (instr_prune.c). */
     bool prune;
     /* Weak 4-byte accesses call __scord_access_quick, the runtime's quick path, instead
-     * of __scord_access (devrt_abi.h, SC_ABI_INFO_QUICK). */
+     * of __scord_access (devrt_abi.h, SC_ABI_INFO_QUICK), in functions that take no
+     * release (no fence, acquiring access, mbarrier or cluster barrier: the quick path
+     * would send every access of a block that took one on). */
     bool quick;
 } ScInstrOpts;
 

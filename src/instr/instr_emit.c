@@ -25,7 +25,8 @@ typedef struct Emitter {
     /* The if whose checks move to its join, and its flag: this lane ran its body. */
     const ScPtxStmt *join_branch;
     const char *took;
-    /* Weak 4-byte accesses call __scord_access_quick (ScInstrOpts.quick). */
+    /* Weak 4-byte accesses call __scord_access_quick (ScInstrOpts.quick, in a function
+     * that takes no release). */
     bool quick;
     ScBuf code, text;
     ScBuf arg[10]; /* the text of each argument of the call being built */
@@ -546,9 +547,22 @@ static bool emit_edit(Emitter *e, const ScInstrEdit *ed)
     return sc_err_set(e->err, "edit of unknown kind %d", (int)ed->kind);
 }
 
+/* Whether a thread running the function may take a release (a fence or an access that
+ * acquires, an mbarrier, a cluster barrier's wait): from then on its block's accesses
+ * are never the quick path's (its ScDevBlock.acq_next is set), and the quick hook would
+ * only cost them a call. */
+static bool may_take_releases(const ScInstrFuncPlan *fp)
+{
+    for (uint32_t i = 0; i < fp->n_edits; i++)
+        if (fp->edits[i].kind == SC_INSTR_EDIT_FENCE || fp->edits[i].kind == SC_INSTR_EDIT_SYNC ||
+            fp->edits[i].kind == SC_INSTR_EDIT_CLUSTER_BARRIER)
+            return true;
+    return false;
+}
+
 bool sc_instr_emit_func(ScPtxModule *m, const ScInstrFuncPlan *fp, bool quick, ScErr *err)
 {
-    Emitter e = {.m = m, .f = fp->func, .quick = quick, .err = err};
+    Emitter e = {.m = m, .f = fp->func, .quick = quick && !may_take_releases(fp), .err = err};
     bool ok = fp->kernel < 0 || emit_entry(&e, fp);
     for (uint32_t i = 0; ok && i < fp->n_edits; i++)
         ok = emit_edit(&e, &fp->edits[i]);

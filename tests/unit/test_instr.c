@@ -389,7 +389,8 @@ TEST(kernels_that_may_trigger_their_dependents)
 }
 
 /* With ScInstrOpts.quick, a weak ld or st of 4 bytes calls the quick hook; wider,
- * strong and atomic accesses call __scord_access as without it. */
+ * strong and atomic accesses call __scord_access as without it, and so does every
+ * access of a function with a fence. */
 TEST(quick_hook_only_for_weak_words)
 {
     static const char *const text =
@@ -420,6 +421,23 @@ TEST(quick_hook_only_for_weak_words)
         sc_instr_result_free(&res);
         sc_ptx_module_free(m);
     }
+    ScPtxModule *m = parse_text(HEADER ".visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<2>;\n.reg .b32 %r<2>;\n"
+                                       "ld.param.u64 %rd1, [p];\nld.global.u32 %r1, [%rd1];\nfence.acq_rel.gpu;\n"
+                                       "st.global.u32 [%rd1+4], %r1;\nret;\n}\n",
+                                "fenced.ptx");
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    ScInstrResult res;
+    ScErr err = {0};
+    ScInstrOpts opts = {.quick = true};
+    CHECK(sc_instr_module(m, &opts, &res, &err));
+    char *out = print_module(m);
+    CHECK(out && !strstr(out, "__scord_access_quick"));
+    CHECK(out && strstr(out, "call \t__scord_access,"));
+    free(out);
+    sc_instr_result_free(&res);
+    sc_ptx_module_free(m);
 }
 
 TEST(site_ids_start_at_the_base)
