@@ -89,7 +89,7 @@ static __device__ uint64_t split_cells(const Access *a, uint64_t old, uint64_t s
  * one 128-bit compare-and-swap; on failure *old and *site hold the pair found, read
  * together. */
 static __device__ __forceinline__ bool swap_pair(bool gpu, uint64_t *word, uint64_t *old, uint64_t *site,
-                                 uint64_t next, uint64_t next_site)
+                                                 uint64_t next, uint64_t next_site)
 {
     uint64_t seen_word, seen_site;
 #define SWAP_PAIR(scope)                                                                         \
@@ -923,7 +923,7 @@ static __device__ __forceinline__ bool quick_access(ScDevLaunch *l, uint32_t slo
  * and cuda::pipeline loops) computed wrong results or hung on the H200 (DESIGN.md,
  * "Calls in divergent code"). */
 extern "C" __device__ __noinline__ void __scord_access_quick(uint64_t addr, uint32_t info, uint32_t site,
-                                                uint64_t value)
+                                                             uint64_t value)
 {
     uint32_t active = __activemask();
     uint32_t slot;
