@@ -88,8 +88,8 @@ static __device__ uint64_t split_cells(const Access *a, uint64_t old, uint64_t s
 /* sm_90: swaps the pair (word, site word) from (*old, *site) to (next, next_site) in
  * one 128-bit compare-and-swap; on failure *old and *site hold the pair found, read
  * together. */
-static __device__ __forceinline__ bool swap_pair(bool gpu, uint64_t *word, uint64_t *old, uint64_t *site,
-                                                 uint64_t next, uint64_t next_site)
+static __device__ bool swap_pair(bool gpu, uint64_t *word, uint64_t *old, uint64_t *site,
+                                 uint64_t next, uint64_t next_site)
 {
     uint64_t seen_word, seen_site;
 #define SWAP_PAIR(scope)                                                                         \
