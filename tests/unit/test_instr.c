@@ -1022,7 +1022,8 @@ static uint32_t marker_line(const char *name, const char *marker)
     return line;
 }
 
-static ScPtxModule *instrument_cuda(const char *name, const char *variant, ScInstrResult *res)
+/* quick: ScInstrOpts.quick. */
+static ScPtxModule *instrument_cuda(const char *name, const char *variant, bool quick, ScInstrResult *res)
 {
     char path[700];
     snprintf(path, sizeof path, "%s/testdata/instr/%s.sm_75.%s.ptx", sc_test_build_dir(), name, variant);
@@ -1035,7 +1036,7 @@ static ScPtxModule *instrument_cuda(const char *name, const char *variant, ScIns
     ScErr err = {0};
     ScPtxModule *m = sc_ptx_parse(text, len, path, &err);
     free(text);
-    ScInstrOpts opts = {0};
+    ScInstrOpts opts = {.quick = quick};
     if (m && !sc_instr_module(m, &opts, res, &err)) {
         sc_ptx_module_free(m);
         m = NULL;
@@ -1078,7 +1079,7 @@ TEST(lineinfo_sites_name_their_source_lines)
 {
     ScInstrResult r;
     uint32_t d;
-    ScPtxModule *m = instrument_cuda("matmul", "lineinfo", &r);
+    ScPtxModule *m = instrument_cuda("matmul", "lineinfo", false, &r);
     CHECK(m != NULL);
     if (m) {
         CHECK_INT(1, r.n_kernels);
@@ -1102,7 +1103,7 @@ TEST(lineinfo_sites_name_their_source_lines)
 
     /* atomicAdd is inlined from CUDA's headers: the site's own frame is in
      * the header, with the function's name, and the chain reaches our line. */
-    m = instrument_cuda("histogram", "lineinfo", &r);
+    m = instrument_cuda("histogram", "lineinfo", false, &r);
     CHECK(m != NULL);
     if (m) {
         const ScInstrSite *s = site_at(&r, SC_INSTR_SITE_ACCESS, SC_ABI_KIND_RMW, SC_ABI_SPACE_SHARED, "histogram",
@@ -1125,7 +1126,7 @@ TEST(lineinfo_sites_name_their_source_lines)
         sc_ptx_module_free(m);
     }
 
-    m = instrument_cuda("reduce", "lineinfo", &r);
+    m = instrument_cuda("reduce", "lineinfo", false, &r);
     CHECK(m != NULL);
     if (m) {
         CHECK(site_at(&r, SC_INSTR_SITE_BARRIER, 0, 0, "reduce", marker_line("reduce", "count"), &d));
@@ -1138,7 +1139,7 @@ TEST(lineinfo_sites_name_their_source_lines)
         sc_ptx_module_free(m);
     }
 
-    m = instrument_cuda("warp", "lineinfo", &r);
+    m = instrument_cuda("warp", "lineinfo", false, &r);
     CHECK(m != NULL);
     if (m) {
         CHECK(site_at(&r, SC_INSTR_SITE_SYNCWARP, 0, 0, "warp", marker_line("warp", "syncwarp_full"), &d));
@@ -1148,7 +1149,7 @@ TEST(lineinfo_sites_name_their_source_lines)
     }
 
     /* The exit in a .func gets __scord_exit before it, as the kernel's ret does. */
-    m = instrument_cuda("printf_exit", "lineinfo", &r);
+    m = instrument_cuda("printf_exit", "lineinfo", false, &r);
     CHECK(m != NULL);
     if (m) {
         char *text = print_module(m);
@@ -1174,7 +1175,7 @@ TEST(real_runtime_links_and_assembles)
     char dir[600];
     snprintf(dir, sizeof dir, "%s/tests/instr/devrt", sc_test_build_dir());
     ptxt_mkdirs(dir);
-    int links = 0;
+    int links = 0, quick_links = 0;
     for (size_t k = 0; k < SC_ARRAY_LEN(runtimes); k++) {
         int sm = runtimes[k].sm;
         const ScDevrtCubin *c = sc_devrt_cubin_for(sm);
@@ -1187,7 +1188,8 @@ TEST(real_runtime_links_and_assembles)
         for (size_t i = 0; i < SC_ARRAY_LEN(cuda_names); i++)
             for (size_t v = 0; v < SC_ARRAY_LEN(variants); v++) {
                 ScInstrResult r;
-                ScPtxModule *m = instrument_cuda(cuda_names[i], variants[v], &r);
+                /* The -G variant with the quick hook (--quick): both access hooks link. */
+                ScPtxModule *m = instrument_cuda(cuda_names[i], variants[v], v == 1, &r);
                 CHECK(m != NULL);
                 if (!m)
                     continue;
@@ -1203,6 +1205,7 @@ TEST(real_runtime_links_and_assembles)
                 snprintf(out, sizeof out, "%s/%s.sm%d.%s.cubin", dir, cuda_names[i], sm, variants[v]);
                 snprintf(log, sizeof log, "%s/%s.sm%d.%s.log", dir, cuda_names[i], sm, variants[v]);
                 char *text = print_module(m);
+                quick_links += text && strstr(text, "call \t__scord_access_quick,") != NULL;
                 char *ptxas[] = {(char *)ptxt_ptxas(), "-c", arch, ptx, "-o", obj, NULL};
                 char *nvlink[] = {(char *)ptxt_nvlink(), arch, obj, rt, "-o", out, NULL};
                 int rc = text && write_text(ptx, text, strlen(text)) ? ptxt_run(ptxas, log) : -1;
@@ -1218,7 +1221,8 @@ TEST(real_runtime_links_and_assembles)
                 sc_ptx_module_free(m);
             }
     }
-    printf("linked with the prebuilt device runtime: %d modules\n", links);
+    CHECK(quick_links > 0);
+    printf("linked with the prebuilt device runtime: %d modules (%d calling the quick hook)\n", links, quick_links);
 }
 
 /* Why a module's compile caps registers at its kernels' limit (intercept_load.c,
