@@ -89,6 +89,8 @@ write_env() {
         echo "nvcc: $(probe_match 'release [0-9.]+, V[0-9.]+' nvcc --version)"
         echo "compute-sanitizer: $(probe_match 'Version [0-9.]+' compute-sanitizer --version)"
         echo "host: $(uname -srm), $(nproc) CPUs"
+        # Options every scord run of the job takes from the environment (--quick, ...).
+        echo "scord options: ${SCORD_OPTIONS:-(defaults)}"
     } >"$OUT/env.txt"
     cat "$OUT/env.txt"
 }
@@ -207,7 +209,7 @@ bundle_logs() {
 
 print_summary() {
     echo
-    echo "==== summary ($DATE, commit $(commit_id))"
+    echo "==== summary ($DATE, commit $(commit_id), scord options ${SCORD_OPTIONS:-(defaults)})"
     printf '%-14s %-5s %-8s %s\n' section rc seconds rows
     local s name rc secs failed=0
     for s in "${SECTIONS[@]}"; do
