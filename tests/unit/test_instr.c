@@ -45,6 +45,33 @@ static char *print_module(const ScPtxModule *m)
     return sc_buf_take(&b);
 }
 
+/* The module `text` instrumented with opts and printed; NULL (a failed check) when it
+ * does not parse or is refused. */
+static char *instrumented_text(const char *text, const char *name, const ScInstrOpts *opts)
+{
+    ScPtxModule *m = parse_text(text, name);
+    CHECK(m != NULL);
+    if (!m)
+        return NULL;
+    ScInstrResult res;
+    ScErr err = {0};
+    bool ok = sc_instr_module(m, opts, &res, &err);
+    CHECK(ok);
+    char *out = ok ? print_module(m) : NULL;
+    if (ok)
+        sc_instr_result_free(&res);
+    sc_ptx_module_free(m);
+    return out;
+}
+
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
 static const char *kind_name(unsigned k)
 {
     static const char *const names[] = {"?", "read", "write", "rmw", "red"};
@@ -314,19 +341,10 @@ static bool marks(const char *marker, const char *body)
              HEADER ".visible .entry k(.param .u64 p)\n{\n.reg .b64 %%rd<2>;\n.reg .b32 %%r<2>;\n"
                     ".reg .b16 %%rs<2>;\nld.param.u64 %%rd1, [p];\n%s\nret;\n}\n",
              body);
-    ScPtxModule *m = parse_text(text, "subword.ptx");
-    CHECK(m != NULL);
-    if (!m)
-        return false;
-    ScInstrResult res;
-    ScErr err = {0};
     ScInstrOpts opts = {0};
-    CHECK(sc_instr_module(m, &opts, &res, &err));
-    char *out = print_module(m);
-    bool marked = strstr(out, marker) != NULL;
+    char *out = instrumented_text(text, "subword.ptx", &opts);
+    bool marked = out && strstr(out, marker) != NULL;
     free(out);
-    sc_instr_result_free(&res);
-    sc_ptx_module_free(m);
     return marked;
 }
 
@@ -393,51 +411,27 @@ TEST(kernels_that_may_trigger_their_dependents)
  * access of a function with a fence. */
 TEST(quick_hook_only_for_weak_words)
 {
-    static const char *const text =
+    static const char *const kinds =
         HEADER ".visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<3>;\n.reg .b32 %r<3>;\n"
                "ld.param.u64 %rd1, [p];\nld.global.u32 %r1, [%rd1];\nst.global.u32 [%rd1+4], %r1;\n"
                "ld.global.u64 %rd2, [%rd1+8];\nld.relaxed.gpu.global.u32 %r2, [%rd1+16];\n"
                "atom.global.add.u32 %r2, [%rd1+20], 1;\nret;\n}\n";
-    for (int quick = 0; quick < 2; quick++) {
-        ScPtxModule *m = parse_text(text, "quick.ptx");
-        CHECK(m != NULL);
-        if (!m)
-            return;
-        ScInstrResult res;
-        ScErr err = {0};
-        ScInstrOpts opts = {.quick = quick};
-        CHECK(sc_instr_module(m, &opts, &res, &err));
-        char *out = print_module(m);
-        unsigned n_quick = 0, n_full = 0;
-        for (const char *c = out; c && (c = strstr(c, "call \t__scord_access")); c++) {
-            if (strncmp(c + strlen("call \t__scord_access"), "_quick,", 7) == 0)
-                n_quick++;
-            else
-                n_full++;
-        }
-        CHECK_INT(quick ? 2 : 0, n_quick);
-        CHECK_INT(quick ? 3 : 5, n_full);
+    static const char *const fenced =
+        HEADER ".visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<2>;\n.reg .b32 %r<2>;\n"
+               "ld.param.u64 %rd1, [p];\nld.global.u32 %r1, [%rd1];\nfence.acq_rel.gpu;\n"
+               "st.global.u32 [%rd1+4], %r1;\nret;\n}\n";
+    static const struct {
+        const char *text;
+        bool quick;
+        int n_quick, n_full;
+    } cases[] = {{kinds, false, 0, 5}, {kinds, true, 2, 3}, {fenced, true, 0, 2}};
+    for (size_t i = 0; i < SC_ARRAY_LEN(cases); i++) {
+        ScInstrOpts opts = {.quick = cases[i].quick};
+        char *out = instrumented_text(cases[i].text, "quick.ptx", &opts);
+        CHECK_INT(cases[i].n_quick, out ? count(out, "call \t__scord_access_quick,") : -1);
+        CHECK_INT(cases[i].n_full, out ? count(out, "call \t__scord_access,") : -1);
         free(out);
-        sc_instr_result_free(&res);
-        sc_ptx_module_free(m);
     }
-    ScPtxModule *m = parse_text(HEADER ".visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<2>;\n.reg .b32 %r<2>;\n"
-                                       "ld.param.u64 %rd1, [p];\nld.global.u32 %r1, [%rd1];\nfence.acq_rel.gpu;\n"
-                                       "st.global.u32 [%rd1+4], %r1;\nret;\n}\n",
-                                "fenced.ptx");
-    CHECK(m != NULL);
-    if (!m)
-        return;
-    ScInstrResult res;
-    ScErr err = {0};
-    ScInstrOpts opts = {.quick = true};
-    CHECK(sc_instr_module(m, &opts, &res, &err));
-    char *out = print_module(m);
-    CHECK(out && !strstr(out, "__scord_access_quick"));
-    CHECK(out && strstr(out, "call \t__scord_access,"));
-    free(out);
-    sc_instr_result_free(&res);
-    sc_ptx_module_free(m);
 }
 
 TEST(site_ids_start_at_the_base)
@@ -481,14 +475,6 @@ TEST(site_ids_start_at_the_base)
 }
 
 /* ---- reads a launch may leave out (instr_roots.c) ---------------------------------- */
-
-static int count(const char *hay, const char *needle)
-{
-    int n = 0;
-    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
-        n++;
-    return n;
-}
 
 /* Instruments `body` (declarations and code of `.entry k(.param .u64 a, .param .u64 b,
  * .param .align 8 .b8 s[16])`) with pruning on, and checks the kernel's roots: n_roots
