@@ -533,6 +533,26 @@ static __device__ void record_store_lanes(const Access *a, uint64_t addr, StoreP
 /* The thread's clocks as the rules read them; false when the block's clock was lost.
  * A barrier's clock update is done before the barrier completes and a __syncwarp's
  * lanes write their own rows, so what this thread reads is what it synchronized with. */
+/* The shadow word (its site word after it) of the shared-memory bytes at window offset
+ * off .. off + size - 1 of block slot `slot`, 0 beyond the window the launch shadows. */
+static __device__ __forceinline__ uint64_t *shared_words_at(const ScDevLaunch *l, uint32_t slot, uint32_t off,
+                                                           uint32_t size)
+{
+    if ((uint64_t)off + size > (uint64_t)l->shared_words * 4)
+        return 0;
+    return (uint64_t *)l->shared_shadow + 2 * ((size_t)slot * l->shared_words + off / 4);
+}
+
+/* This warp's clock word (now | floor << 16) in *nf, and whether the warp's lanes all
+ * know one another (its last __syncwarp was warp-wide) and its block took no release:
+ * then its lanes' checks relate to other threads alike (group_ends), and its weak
+ * accesses may take the quick path. */
+static __device__ __forceinline__ bool warp_in_step(const ScDevLaunch *l, uint32_t slot, uint32_t *nf)
+{
+    *nf = load_cta32(warp_now_floor(warp_clock(l, slot, thread_linear() / WARP_SIZE)));
+    return (uint16_t)*nf == (uint16_t)(*nf >> 16) && !load_cta32(&block_state(l, slot)->acq_next);
+}
+
 static __device__ bool read_clocks(ScRulesAccess *r, const ScDevLaunch *l, uint32_t slot)
 {
     ScDevBlock *b = block_state(l, slot);
@@ -635,11 +655,10 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     if (a.shared) {
         if (!remote)
             off = own_shared_offset(addr);
-        if ((uint64_t)off + size > (uint64_t)l->shared_words * 4) {
+        if (!(words = shared_words_at(l, shadow_slot, off, size))) {
             count_unchecked(l);
             return;
         }
-        words = (uint64_t *)l->shared_shadow + 2 * ((size_t)shadow_slot * l->shared_words + off / 4);
         a.base = off & ~3u;
     } else {
         chunk = global_chunk(l, addr);
@@ -749,8 +768,8 @@ static __device__ __forceinline__ uint32_t group_ends(const ScDevLaunch *l, uint
 {
     if (__popc(group) <= 2)
         return group;
-    uint32_t nf = load_cta32(warp_now_floor(warp_clock(l, slot, thread_linear() / WARP_SIZE)));
-    if ((uint16_t)nf != (uint16_t)(nf >> 16) || load_cta32(&block_state(l, slot)->acq_next))
+    uint32_t nf;
+    if (!warp_in_step(l, slot, &nf))
         return group;
     return 1u << lowest_lane(group) | 1u << (31 - __clz(group));
 }
@@ -823,7 +842,7 @@ extern "C" __device__ __noinline__ void __scord_access(uint64_t addr, uint32_t i
 }
 
 /* The quick path (docs/devrt.md, "The quick path"): one lane's weak read or write of
- * one whole word that no other active lane accesses, by a thread whose clocks are
+ * one whole word that no other active lane accesses (`alone`), by a thread whose clocks are
  * uniform, in a block that took no release, decided by sc_rules_quick and swapped in
  * with one 128-bit compare-and-swap. True when the access is checked; false leaves
  * everything to the slow path, which checks it from the start. Only what the slow
@@ -834,22 +853,17 @@ extern "C" __device__ __noinline__ void __scord_access(uint64_t addr, uint32_t i
  * path). Small, so that the hook's own frame stays small: the slow path's saves and
  * restores of its many registers are paid only by the lanes that take it. */
 static __device__ __forceinline__ bool quick_access(ScDevLaunch *l, uint32_t slot, uint64_t addr,
-                                                    uint32_t info, uint32_t site)
+                                                    uint32_t info, uint32_t site, bool alone)
 {
 #if __CUDA_ARCH__ >= 900
     int cls = access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info));
-    if ((cls != SC_RULES_CLS_READ && cls != SC_RULES_CLS_WRITE) || SC_ABI_INFO_SIZE(info) != 4 || (addr & 3) ||
-        (info & (SC_ABI_INFO_NOT_TAKEN | SC_ABI_INFO_ASYNC)) || l->cut != SC_DEV_CUT_NONE)
-        return false;
-    uint32_t tid = thread_linear();
-    if (__match_any_sync(__activemask(), addr) != 1u << (tid % WARP_SIZE))
+    if (!alone || (cls != SC_RULES_CLS_READ && cls != SC_RULES_CLS_WRITE) || SC_ABI_INFO_SIZE(info) != 4 ||
+        (addr & 3) || (info & (SC_ABI_INFO_NOT_TAKEN | SC_ABI_INFO_ASYNC)) || l->cut != SC_DEV_CUT_NONE)
         return false;
     /* What sends an access to the slow path whatever its word holds, first. */
     ScDevBlock *b = block_state(l, slot);
-    uint32_t bs = load_cta32(&b->bar_state);
-    uint32_t nf = load_cta32(warp_now_floor(warp_clock(l, slot, tid / WARP_SIZE)));
-    if ((bs & BAR_LOST) || !(bs & BAR_UNIFORM) || (uint16_t)nf != (uint16_t)(nf >> 16) ||
-        load_cta32(&b->acq_next))
+    uint32_t bs = load_cta32(&b->bar_state), nf;
+    if ((bs & BAR_LOST) || !(bs & BAR_UNIFORM) || !warp_in_step(l, slot, &nf))
         return false;
     const ScDevThread *th = thread_state(l, slot);
     if (cls == SC_RULES_CLS_WRITE && ((th->release_fresh & FRESH_ANY) || th->rmw_word))
@@ -862,10 +876,8 @@ static __device__ __forceinline__ bool quick_access(ScDevLaunch *l, uint32_t slo
     bool shared = space == SC_ABI_SPACE_SHARED;
     uint64_t *words;
     if (shared) {
-        uint32_t off = own_shared_offset(addr);
-        if (cluster_blocks() > 1 || (uint64_t)off + 4 > (uint64_t)l->shared_words * 4)
+        if (cluster_blocks() > 1 || !(words = shared_words_at(l, slot, own_shared_offset(addr), 4)))
             return false;
-        words = (uint64_t *)l->shared_shadow + 2 * ((size_t)slot * l->shared_words + off / 4);
     } else if (space == SC_ABI_SPACE_GLOBAL && !l->prior_dir) {
         uint64_t chunk = global_chunk(l, addr);
         if (!chunk || (chunk & SC_SHADOW_CACHED))
@@ -884,7 +896,7 @@ static __device__ __forceinline__ bool quick_access(ScDevLaunch *l, uint32_t slo
     r.scope = SC_RULES_SCOPE_NONE;
     r.mask = 0xfu;
     r.blk = block_linear();
-    r.tid = tid;
+    r.tid = thread_linear();
     r.bar_now = r.bar_own = (uint16_t)bs;
     r.bar_seen = 0;
     r.sync_now = r.sync_floor = (uint16_t)nf;
@@ -907,7 +919,7 @@ static __device__ __forceinline__ bool quick_access(ScDevLaunch *l, uint32_t slo
         return false;
     return swap_pair(gpu, words, &old, &old_site, next, next_site);
 #else
-    (void)l, (void)slot, (void)addr, (void)info, (void)site;
+    (void)l, (void)slot, (void)addr, (void)info, (void)site, (void)alone;
     return false;
 #endif
 }
@@ -930,7 +942,10 @@ extern "C" __device__ __noinline__ void __scord_access_quick(uint64_t addr, uint
     ScDevLaunch *l = checked_block(&slot); /* the same for every lane: no divergence */
     if (!l || l->cut == SC_DEV_CUT_ACCESS)
         return;
-    bool done = quick_access(l, slot, addr, info, site);
+    /* A lane whose address no other lane has: the slow path's store peers and read
+     * groups are then only itself. Matched here, where the lanes are still together. */
+    bool alone = __match_any_sync(active, addr) == 1u << (thread_linear() % WARP_SIZE);
+    bool done = quick_access(l, slot, addr, info, site, alone);
     if (__all_sync(active, done)) {
         PROF_ADD(l, QUICK, 1);
         return;
