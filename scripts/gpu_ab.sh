@@ -11,9 +11,10 @@
 # Writes OUTDIR/ab.md (the table), OUTDIR/ab-base.tsv and OUTDIR/ab-new.tsv (bench.py's
 # rows for each). Environment: BUILD (this tree's build, default build), JOBS (default
 # 16), ITERS (timed pipelines per run, default 3), ONLY_WORKLOADS (bench.py --only),
-# AB_BUDGET (seconds for the runs of each side, default 200), NEW_OPTIONS (scord options
-# for this tree's side only, as SCORD_OPTIONS takes them: `git archive HEAD` as the base
-# and NEW_OPTIONS=quick=true time one option off and on).
+# AB_BUDGET (seconds for the runs of each side, default 200), BASE_OPTIONS and
+# NEW_OPTIONS (scord options for one side only, as SCORD_OPTIONS takes them: with
+# `git archive HEAD` as the base, BASE_OPTIONS=quick=false times the default against
+# the same tree with one option off).
 set -u -o pipefail
 
 if [ $# -ne 2 ] || [ ! -s "$1" ]; then
@@ -49,7 +50,9 @@ for side in base new; do
     scord=$BUILD/bin/scord
     [ "$side" = new ] || scord=$BASE_TREE/build/bin/scord
     with=()
-    [ "$side" = base ] || [ -z "${NEW_OPTIONS:-}" ] || with=(env "SCORD_OPTIONS=$NEW_OPTIONS")
+    options=${NEW_OPTIONS:-}
+    [ "$side" = new ] || options=${BASE_OPTIONS:-}
+    [ -z "$options" ] || with=(env "SCORD_OPTIONS=$options")
     echo "gpu_ab: $side: $scord ${with[*]}"
     "${with[@]}" python3 scripts/bench.py --build-dir "$BUILD" --scord "$scord" --no-racecheck --iters "$ITERS" \
         --budget "$AB_BUDGET" --out "$BUILD/ab-$side" "${only[@]}" >"$OUTDIR/ab-$side.log" 2>&1 || status=1
