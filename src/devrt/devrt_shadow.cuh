@@ -966,15 +966,17 @@ extern "C" __device__ __noinline__ void __scord_access_quick(uint64_t addr, uint
     ScDevLaunch *l = checked_block(&slot); /* the same for every lane: no divergence */
     if (!l || l->cut == SC_DEV_CUT_ACCESS)
         return;
-    /* A lane whose address no other lane that takes the access has: the slow path's
-     * store peers and read groups are then only itself. Matched here, where the lanes
-     * are still together. A lane at the join of an if whose body it skipped
-     * (SC_ABI_INFO_NOT_TAKEN) checks nothing, in the slow path too: done. */
+    /* A lane whose address no other lane has: the slow path's store peers and read
+     * groups are then only itself. Matched here, where the lanes are still together.
+     * A lane at the join of an if whose body it skipped (SC_ABI_INFO_NOT_TAKEN) checks
+     * nothing, here as in the slow path: done. It is matched with the others all the
+     * same, so that every lane of a group takes the group's steps (a group with such a
+     * lane at an end is not decided here). */
     uint32_t lane = thread_linear() % WARP_SIZE;
     bool taken = !(info & SC_ABI_INFO_NOT_TAKEN);
-    uint32_t same = __match_any_sync(active, addr) & __ballot_sync(active, taken);
-    bool done = !taken || (same == 1u << lane ? quick_access(l, slot, addr, info, site)
-                                              : quick_read_group(l, slot, addr, info, site, same, lane));
+    uint32_t same = __match_any_sync(active, addr);
+    bool done = (same == 1u << lane ? quick_access(l, slot, addr, info, site)
+                                    : quick_read_group(l, slot, addr, info, site, same, lane)) || !taken;
     if (__all_sync(active, done)) {
         PROF_ADD(l, QUICK, 1);
         return;
