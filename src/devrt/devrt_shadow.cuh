@@ -842,8 +842,7 @@ extern "C" __device__ __noinline__ void __scord_access(uint64_t addr, uint32_t i
 }
 
 /* The quick path (docs/devrt.md, "The quick path"): one lane's weak read or write of
- * one whole word that no other active lane accesses (or an end of a read group:
- * quick_read_group), by a thread whose clocks are
+ * one whole word that no other active lane accesses (`alone`), by a thread whose clocks are
  * uniform, in a block that took no release, decided by sc_rules_quick and swapped in
  * with one 128-bit compare-and-swap. True when the access is checked; false leaves
  * everything to the slow path, which checks it from the start. Only what the slow
@@ -854,11 +853,11 @@ extern "C" __device__ __noinline__ void __scord_access(uint64_t addr, uint32_t i
  * path). Small, so that the hook's own frame stays small: the slow path's saves and
  * restores of its many registers are paid only by the lanes that take it. */
 static __device__ __forceinline__ bool quick_access(ScDevLaunch *l, uint32_t slot, uint64_t addr,
-                                                    uint32_t info, uint32_t site)
+                                                    uint32_t info, uint32_t site, bool alone)
 {
 #if __CUDA_ARCH__ >= 900
     int cls = access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info));
-    if ((cls != SC_RULES_CLS_READ && cls != SC_RULES_CLS_WRITE) || SC_ABI_INFO_SIZE(info) != 4 ||
+    if (!alone || (cls != SC_RULES_CLS_READ && cls != SC_RULES_CLS_WRITE) || SC_ABI_INFO_SIZE(info) != 4 ||
         (addr & 3) || (info & (SC_ABI_INFO_NOT_TAKEN | SC_ABI_INFO_ASYNC)) || l->cut != SC_DEV_CUT_NONE)
         return false;
     /* What sends an access to the slow path whatever its word holds, first. */
@@ -920,32 +919,9 @@ static __device__ __forceinline__ bool quick_access(ScDevLaunch *l, uint32_t slo
         return false;
     return swap_pair(gpu, words, &old, &old_site, next, next_site);
 #else
-    (void)l, (void)slot, (void)addr, (void)info, (void)site;
+    (void)l, (void)slot, (void)addr, (void)info, (void)site, (void)alone;
     return false;
 #endif
-}
-
-/* The lanes `same` of one weak read of one address (a broadcast load: every lane of a
- * warp reading one element of a tile): as in the slow path (group_ends), its lowest
- * and its highest lane, checked one after the other, decide for all of them; here
- * each by the quick path, the highest only once the lowest was decided. False for
- * every lane of the group when either end was not, or the group is not of one read
- * instruction (lanes of two sites may meet in the hook): the slow path then checks
- * the group from the start, and a lowest lane decided here meets its own read again
- * there, which changes nothing. */
-static __device__ __forceinline__ bool quick_read_group(ScDevLaunch *l, uint32_t slot, uint64_t addr,
-                                                        uint32_t info, uint32_t site, uint32_t same,
-                                                        uint32_t lane)
-{
-    if (__match_any_sync(same, site) != same ||
-        access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info)) != SC_RULES_CLS_READ)
-        return false;
-    uint32_t first = lowest_lane(same), last = 31 - __clz(same);
-    bool done = lane == first && quick_access(l, slot, addr, info, site);
-    if (!__shfl_sync(same, done, first))
-        return false;
-    done = lane == last && quick_access(l, slot, addr, info, site);
-    return __shfl_sync(same, done, last);
 }
 
 /* The hook of a weak access of four bytes (SC_ABI_INFO_QUICK, with --quick): the quick
@@ -967,16 +943,9 @@ extern "C" __device__ __noinline__ void __scord_access_quick(uint64_t addr, uint
     if (!l || l->cut == SC_DEV_CUT_ACCESS)
         return;
     /* A lane whose address no other lane has: the slow path's store peers and read
-     * groups are then only itself. Matched here, where the lanes are still together.
-     * A lane at the join of an if whose body it skipped (SC_ABI_INFO_NOT_TAKEN) checks
-     * nothing, here as in the slow path: done. It is matched with the others all the
-     * same, so that every lane of a group takes the group's steps (a group with such a
-     * lane at an end is not decided here). */
-    uint32_t lane = thread_linear() % WARP_SIZE;
-    bool taken = !(info & SC_ABI_INFO_NOT_TAKEN);
-    uint32_t same = __match_any_sync(active, addr);
-    bool done = (same == 1u << lane ? quick_access(l, slot, addr, info, site)
-                                    : quick_read_group(l, slot, addr, info, site, same, lane)) || !taken;
+     * groups are then only itself. Matched here, where the lanes are still together. */
+    bool alone = __match_any_sync(active, addr) == 1u << (thread_linear() % WARP_SIZE);
+    bool done = quick_access(l, slot, addr, info, site, alone);
     if (__all_sync(active, done)) {
         PROF_ADD(l, QUICK, 1);
         return;
