@@ -514,9 +514,19 @@ TEST(unsafe_entries_and_directories)
     size_t len;
     CHECK(sc_cache_store(scratch, &key, "0123456789", 10, &err));
     char *path = entry_path(scratch, &key);
-    CHECK(chmod(path, 0666) == 0);
-    CHECK_INT(SC_CACHE_UNUSABLE, lookup(scratch, &key, &payload, &len, &err));
-    CHECK_CONTAINS(err.msg, "writable by other users: not used");
+    /* Writable by the world, or by the group alone: either lets another user choose
+     * the code scord hands to the driver. */
+    static const mode_t unsafe_modes[] = {0666, 0620, 0602};
+    for (size_t i = 0; i < SC_ARRAY_LEN(unsafe_modes); i++) {
+        CHECK(chmod(path, unsafe_modes[i]) == 0);
+        err = (ScErr){0};
+        CHECK_INT(SC_CACHE_UNUSABLE, lookup(scratch, &key, &payload, &len, &err));
+        CHECK_CONTAINS(err.msg, "writable by other users: not used");
+    }
+    CHECK(chmod(path, 0644) == 0);
+    CHECK_INT(SC_CACHE_HIT, lookup(scratch, &key, &payload, &len, &err));
+    free(payload);
+    payload = NULL;
     CHECK(chmod(path, 0600) == 0);
     CHECK_INT(SC_CACHE_HIT, lookup(scratch, &key, &payload, &len, &err));
     free(payload);
@@ -538,10 +548,15 @@ TEST(unsafe_entries_and_directories)
     char absent[256], file[256];
     snprintf(absent, sizeof absent, "%s/not-yet", scratch);
     CHECK(sc_cache_dir_safe(absent, &err));
-    CHECK(chmod(scratch, 0777) == 0);
-    err = (ScErr){0};
-    CHECK(!sc_cache_dir_safe(scratch, &err));
-    CHECK_CONTAINS(err.msg, "is writable by other users");
+    static const mode_t unsafe_dirs[] = {0777, 0770, 0703};
+    for (size_t i = 0; i < SC_ARRAY_LEN(unsafe_dirs); i++) {
+        CHECK(chmod(scratch, unsafe_dirs[i]) == 0);
+        err = (ScErr){0};
+        CHECK(!sc_cache_dir_safe(scratch, &err));
+        CHECK_CONTAINS(err.msg, "is writable by other users");
+    }
+    CHECK(chmod(scratch, 0755) == 0);
+    CHECK(sc_cache_dir_safe(scratch, &err));
     CHECK(chmod(scratch, 0700) == 0);
     snprintf(file, sizeof file, "%s/a-file", scratch);
     write_file(file, "x", 1);
@@ -551,7 +566,7 @@ TEST(unsafe_entries_and_directories)
     if (geteuid() == 0) {
         CHECK(chown(scratch, 65534, 65534) == 0);
         err = (ScErr){0};
-    CHECK(!sc_cache_dir_safe(scratch, &err));
+        CHECK(!sc_cache_dir_safe(scratch, &err));
         CHECK_CONTAINS(err.msg, "is owned by another user");
         CHECK(chown(scratch, 0, 0) == 0);
     }

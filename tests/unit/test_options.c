@@ -309,6 +309,23 @@ TEST(docs_list_every_option)
     CHECK_CONTAINS(doc.data, SC_ENV_OPTIONS);
     CHECK_CONTAINS(doc.data, SC_ENV_STATUS_FD);
     CHECK_CONTAINS(doc.data, SC_ENV_LIBRARY);
+    /* And the other way round: each row of the table, "| `--name ...` | `name` |",
+     * names an option options.def has, under both spellings. */
+    size_t rows = 0;
+    for (const char *row = strstr(doc.data, "\n| `--"); row; row = strstr(row + 1, "\n| `--")) {
+        char flag[128] = {0}, name[128] = {0};
+        if (sscanf(row, "\n| `--%127[a-z0-9-]%*[^|]| `%127[a-z0-9_]`", flag, name) != 2)
+            continue; /* a row of another table (exit codes: "| `--error-exitcode` N |") */
+        rows++;
+        const ScOptionInfo *o = sc_options_find(name);
+        if (!o)
+            printf("docs/options.md lists --%s (`%s`), which options.def does not have\n", flag, name);
+        CHECK(o != NULL);
+        for (char *c = flag; *c; c++)
+            *c = *c == '-' ? '_' : *c;
+        CHECK_STR(name, flag);
+    }
+    CHECK_INT((int)sc_options_count(), (int)rows);
     sc_buf_free(&doc);
 }
 
