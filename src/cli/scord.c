@@ -540,7 +540,10 @@ static int finish(const Launch *l, pid_t pid, int wstatus, const ScBuf *status)
         return EXIT_SIGNALLED + sig;
     }
     int code = WEXITSTATUS(wstatus);
-    if (o->verbose) {
+    /* Each process prints its own summary; the total of the races of several is printed
+     * once, here (processes that found none, a shell or a compiler among them, add no
+     * line unasked). */
+    if (o->verbose || (reports > 1 && races > 0)) {
         if (reports)
             note(o, pid, "%s exited with code %d; %zu process%s reported %lu race%s at --error-level %s",
                  l->argv[0], code, reports, reports == 1 ? "" : "es", races,

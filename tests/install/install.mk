@@ -13,6 +13,8 @@ install: $(BUILD)/bin/scord $(BUILD)/lib/libscord.so
 	install -m 644 $(INSTALL_DOCS) $(DESTDIR)$(PREFIX)/share/doc/scord/
 
 UNIT_TESTS += test_install
+# The installed launcher runs the bundled example (examples/examples.mk).
+TEST_DEPS += $(BUILD)/examples/racy_histogram
 $(BUILD)/tests/test_install: tests/install/test_install.sh
 	@mkdir -p $(@D)
 	cp $< $@ && chmod +x $@

@@ -567,6 +567,24 @@ TEST(verbose_status_notes)
     CHECK_CODE(0, r);
     CHECK_STR("scord: bash exited with code 0; 2 processes reported 5 races at --error-level error\n", r.err);
     done(&r);
+    /* The total of several processes' races is printed without --verbose too; one
+     * process's own summary is the total, and a run with no race says nothing unasked. */
+    r = run(ARGS("bash", "-c", "echo races=2 >&$SCORD_STATUS_FD; echo races=3 >&$SCORD_STATUS_FD"));
+    CHECK_CODE(0, r);
+    CHECK_STR("scord: bash exited with code 0; 2 processes reported 5 races at --error-level error\n", r.err);
+    done(&r);
+    r = run(ARGS("bash", "-c", "echo races=2 >&$SCORD_STATUS_FD"));
+    CHECK_CODE(0, r);
+    CHECK_STR("", r.err);
+    done(&r);
+    r = run(ARGS("bash", "-c", "echo races=0 >&$SCORD_STATUS_FD; echo races=0 >&$SCORD_STATUS_FD"));
+    CHECK_CODE(0, r);
+    CHECK_STR("", r.err);
+    done(&r);
+    r = run(ARGS("sh", "-c", "exit 0"));
+    CHECK_CODE(0, r);
+    CHECK_STR("", r.err);
+    done(&r);
     r = run(ARGS("--verbose", "sh", "-c", "exit 0"));
     CHECK_CODE(0, r);
     CHECK_CONTAINS(r.err, "scord: sh exited with code 0 and reported no race count");
