@@ -288,16 +288,10 @@ static bool check_output_path(const char *what, char *pattern, ScErr *err)
     return true;
 }
 
-/* Checks what SCORD_OPTIONS cannot: the exit code range, the report level, the kernel
+/* Checks what parsing an option cannot (sc_options_set checks each value): the kernel
  * filters, the suppressions files, and the output files. */
 static bool check_options(ScOptions *o, ScErr *err)
 {
-    if (o->error_exitcode > 255)
-        return sc_err_set(err, "--error-exitcode %d: an exit code is 0 to 255",
-                          o->error_exitcode);
-    ScSeverity level;
-    if (!sc_report_severity_parse(o->report_level, &level))
-        return sc_err_set(err, "--report-level %s: the level is info, warning or error", o->report_level);
     ScLaunchSelect select;
     if (!sc_launch_select_init(&select, o->kernel_name, o->kernel_name_exclude, o->launch_skip,
                                o->launch_count, err))

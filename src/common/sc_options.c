@@ -106,7 +106,24 @@ static const struct {
     {"error_level", {"error", "warning"}},
     {"shadow", {"full", "cache"}},
     {"cut", {"none", "hooks", "access", "grouping", "shadow"}},
+    {"report_level", {"info", "warning", "error"}}, /* ScSeverity's order */
 };
+
+/* The integer options whose values end below INT_MAX. */
+static const struct {
+    const char *option;
+    int max;
+} int_limits[] = {
+    {"error_exitcode", 255}, /* an exit code */
+};
+
+static int int_max(const char *option)
+{
+    for (size_t i = 0; i < SC_ARRAY_LEN(int_limits); i++)
+        if (strcmp(int_limits[i].option, option) == 0)
+            return int_limits[i].max;
+    return INT_MAX;
+}
 
 /* The word list of an option of few words, NULL for any other option. */
 static const char *const *choice_words(const char *option)
@@ -150,11 +167,13 @@ bool sc_options_set(ScOptions *o, const ScOptionInfo *opt, const char *value, Sc
         if (!parse_bool(value, field))
             return sc_err_set(err, "bad value '%s': expected true, false, 1 or 0", value);
         return true;
-    case SC_OPTION_TYPE_INT:
-        if (!parse_int(value, field))
-            return sc_err_set(err, "bad value '%s': expected a whole number from 0 to %d",
-                              value, INT_MAX);
+    case SC_OPTION_TYPE_INT: {
+        int n, max = int_max(opt->name);
+        if (!parse_int(value, &n) || n > max)
+            return sc_err_set(err, "bad value '%s': expected a whole number from 0 to %d", value, max);
+        *(int *)field = n;
         return true;
+    }
     case SC_OPTION_TYPE_STRING: {
         size_t len = strlen(value);
         if (len >= SC_OPTION_STRING_MAX)

@@ -85,9 +85,7 @@ static void make_report(const ScOptions *o)
     ScReportConfig cfg;
     sc_report_config_init(&cfg, (long)getpid());
     cfg.print_limit = (unsigned)o->print_limit;
-    if (!sc_report_severity_parse(o->report_level, &cfg.min_severity))
-        sc_log("scord: report_level=%s is none of info, warning, error; using %s\n", o->report_level,
-               sc_report_severity_name(cfg.min_severity));
+    sc_report_severity_parse(o->report_level, &cfg.min_severity); /* one of its words: sc_options_set */
     cfg.find_alloc = find_alloc;
     sc_ctx.report = sc_report_new(&cfg);
     if (!sc_ctx.report) {

@@ -352,7 +352,7 @@ TEST(usage_errors)
         {ARGS("--error-exitcode", "x", "true"), "scord: option '--error-exitcode': bad value 'x'"},
         {ARGS("--verbose=maybe", "true"), "scord: option '--verbose': bad value 'maybe'"},
         {ARGS("--error-exitcode", "256", "true"),
-         "scord: --error-exitcode 256: an exit code is 0 to 255\n"},
+         "scord: option '--error-exitcode': bad value '256': expected a whole number from 0 to 255\n"},
         {ARGS("--error-level", "info", "true"),
          "scord: option '--error-level': bad value 'info': expected one of error, warning\n"},
         {ARGS("--shadow", "partial", "true"),
@@ -360,7 +360,7 @@ TEST(usage_errors)
         {ARGS("--cut=hook", "true"),
          "scord: option '--cut': bad value 'hook': expected one of none, hooks, access, grouping, shadow\n"},
         {ARGS("--report-level", "loud", "true"),
-         "scord: --report-level loud: the level is info, warning or error\n"},
+         "scord: option '--report-level': bad value 'loud': expected one of info, warning, error\n"},
         {ARGS("--kernel-name", "reduce", "true"),
          "scord: --kernel-name reduce: a filter is kns=TEXT (part of the name), kne=NAME (the whole name) "
          "or regex=RE\n"},

@@ -233,6 +233,17 @@ TEST(choices)
     CHECK(!sc_options_set(&o, sc_options_find("error_level"), "info", &e2));
     CHECK_STR("bad value 'info': expected one of error, warning", e2.msg);
     CHECK_STR("error", o.error_level);
+    /* report_level's words in ScSeverity's order, as the library reads the level. */
+    static const char *const levels[] = {"info", "warning", "error"};
+    for (int i = 0; i < (int)SC_ARRAY_LEN(levels); i++)
+        CHECK_INT(i, sc_options_choice("report_level", levels[i]));
+    CHECK(!parse("report_level=loud", &o, &err));
+    CHECK_STR("column 1: report_level: bad value 'loud': expected one of info, warning, error", err.msg);
+    /* An exit code is 0 to 255, whether the launcher or SCORD_OPTIONS gives it. */
+    CHECK(parse("error_exitcode=255", &o, &err));
+    CHECK_INT(255, o.error_exitcode);
+    CHECK(!parse("error_exitcode=256", &o, &err));
+    CHECK_STR("column 1: error_exitcode: bad value '256': expected a whole number from 0 to 255", err.msg);
 }
 
 /* Every option in the .def can be set through SCORD_OPTIONS and comes back out. */
@@ -251,14 +262,15 @@ TEST(every_option_reachable)
             value = strcmp(def_value.data, "true") == 0 ? "false" : "true";
             break;
         case SC_OPTION_TYPE_INT:
-            value = "4242";
+            value = !strcmp(opt->name, "error_exitcode") ? "242" : "4242"; /* an exit code */
             break;
         case SC_OPTION_TYPE_STRING:
             /* a word other than the default where only words are taken (TEST(choices)) */
-            value = !strcmp(opt->name, "error_level") ? "warning"
-                    : !strcmp(opt->name, "shadow")    ? "cache"
-                    : !strcmp(opt->name, "cut")       ? "shadow"
-                                                      : "v:al\\ue";
+            value = !strcmp(opt->name, "error_level")    ? "warning"
+                    : !strcmp(opt->name, "shadow")       ? "cache"
+                    : !strcmp(opt->name, "cut")          ? "shadow"
+                    : !strcmp(opt->name, "report_level") ? "error"
+                                                         : "v:al\\ue";
             break;
         }
         sc_buf_free(&def_value);
