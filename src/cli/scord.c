@@ -545,8 +545,8 @@ static int finish(const Launch *l, pid_t pid, int wstatus, const ScBuf *status)
         else
             note(o, pid,
                  "%s exited with code %d and reported no race count: libscord.so was not "
-                 "loaded (a static or setuid program) or its exit handler did not run "
-                 "(_exit)",
+                 "loaded (a static or setuid program) or its process ended without exit or "
+                 "_exit",
                  l->argv[0], code);
     }
     if (code == 0 && races > 0 && o->error_exitcode != 0)

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "common/sc_options.h"
@@ -25,6 +26,8 @@ ScCtx sc_ctx = {
 };
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+/* The process whose state sc_ctx is: set at init and in a fork child (_exit). */
+static pid_t owner_pid;
 
 static void open_log(const ScOptions *o)
 {
@@ -123,6 +126,7 @@ static void forked(void)
 {
     pthread_mutex_init(&sc_ctx.lock, NULL);
     pthread_mutex_init(&sc_ctx.launch_lock, NULL);
+    owner_pid = getpid();
     sc_ctx.fork_inherited = sc_ctx.fork_inherited || used_cuda();
     if (sc_ctx.report)
         sc_report_set_pid(sc_ctx.report, (long)getpid());
@@ -165,6 +169,7 @@ static void init(void)
                    "shadow_oom); ignored\n",
                    fault);
     }
+    owner_pid = getpid();
     atexit(write_summary);
     catch_stop_signals();
     pthread_atfork(NULL, NULL, forked);
@@ -268,6 +273,10 @@ static void write_document(const char *path, void (*emit)(const ScReport *, ScBu
  * handler waits for it a second at most (and writes nothing if it stays taken). */
 static void finish(bool stopped)
 {
+    /* Once: a program may call _exit from an exit handler, after scord's ran. */
+    static int finished;
+    if (__atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL))
+        return;
     if (!stopped) {
         pthread_mutex_lock(&sc_ctx.lock);
     } else {
@@ -395,6 +404,34 @@ static void finish(bool stopped)
 static void write_summary(void)
 {
     finish(false);
+}
+
+/* _exit and _Exit end a process without its exit handlers (a shell's `exit`, a program
+ * that wants no cleanup): scord writes first what it writes at exit. Not in a child of
+ * vfork(), which shares its parent's memory until it execs or exits (and has no fork
+ * handler to make the state its own): only the process whose state it is writes. */
+static _Noreturn void exit_now(int status)
+{
+    for (;;)
+        syscall(SYS_exit_group, status);
+}
+
+static void finish_before_exit(void)
+{
+    if (owner_pid && getpid() == owner_pid)
+        finish(false);
+}
+
+SC_EXPORT _Noreturn void _exit(int status)
+{
+    finish_before_exit();
+    exit_now(status);
+}
+
+SC_EXPORT _Noreturn void _Exit(int status)
+{
+    finish_before_exit();
+    exit_now(status);
 }
 
 /* Signals that end a program by default: a fault, an abort, a kill by a timeout or a

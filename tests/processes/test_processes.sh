@@ -5,7 +5,8 @@
 # every process that has something to report writes its own file, naming itself; a fork
 # child of a process that used CUDA reports nothing, its races being its parent's (its
 # parent uses CUDA through the toolkit's stub driver, whose cuInit fails: enough to have
-# used it); a CUDA program on a machine with no driver says that nothing was checked, a
+# used it); a process that ends with _exit still writes its report, a vfork child
+# nothing; a CUDA program on a machine with no driver says that nothing was checked, a
 # program with no CUDA code says nothing.
 # libscord.so is preloaded into programs not built with the sanitizers, so this test
 # builds scord without them (BUILD/plain) first.
@@ -113,6 +114,47 @@ int main(void)
     return 0;
 }
 CODE
+    # _exit runs no exit handler; scord writes what it writes at exit all the same. A
+    # vfork child shares its parent's memory: its _exit writes nothing, its parent all.
+    cat >"$work/quits.c" <<'CODE'
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int cuInit(unsigned flags);
+
+int main(int argc, char **argv)
+{
+    printf("cuInit: %d\n", cuInit(0));
+    fflush(stdout);
+    if (argc > 1 && strcmp(argv[1], "vfork") == 0) {
+        pid_t child = vfork();
+        if (child == 0)
+            _exit(0);
+    }
+    _exit(3);
+}
+CODE
+    if cc -o "$work/quits" "$work/quits.c" -L"$work/driver" -l:libcuda.so.1 >"$work/cc.log" 2>&1; then
+        LD_LIBRARY_PATH="$work/driver" "$scord" --verbose --json-file "$work/quit-%p.json" "$work/quits" \
+            >"$work/quits.out" 2>"$work/quits.err"
+        rc=$?
+        check "a program that ends with _exit keeps its exit code ($rc)" test "$rc" -eq 3
+        files=$(ls "$work"/quit-*.json 2>/dev/null | wc -l)
+        check "and writes its report ($files files)" test "$files" -eq 1
+        check "and its status" grep -q "1 process reported 0 races" "$work/quits.err"
+        LD_LIBRARY_PATH="$work/driver" "$scord" --verbose --json-file "$work/vfork-%p.json" "$work/quits" vfork \
+            >"$work/vfork.out" 2>"$work/vfork.err"
+        rc=$?
+        files=$(ls "$work"/vfork-*.json 2>/dev/null | wc -l)
+        check "a vfork child's _exit writes nothing; its parent writes its own ($files files, exit $rc)" \
+            test "$files" -eq 1 -a "$rc" -eq 3
+        check "and reports once" grep -q "1 process reported 0 races" "$work/vfork.err"
+        check "the report is the parent's" own_pid "$work"/vfork-*.json
+    else
+        tail -n 5 "$work/cc.log"
+        check "the _exit test builds" false
+    fi
     if cc -o "$work/forks" "$work/forks.c" -L"$work/driver" -l:libcuda.so.1 >"$work/cc.log" 2>&1; then
         LD_LIBRARY_PATH="$work/driver" "$scord" --verbose --json-file "$work/fork-%p.json" "$work/forks" \
             >"$work/forks.out" 2>"$work/forks.err"
