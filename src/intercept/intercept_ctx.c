@@ -268,9 +268,10 @@ static void write_document(const char *path, void (*emit)(const ScReport *, ScBu
     sc_buf_free(&doc);
 }
 
-/* The run summary and the JSON/SARIF files, at exit or when a signal stops the
- * program. A signal may have stopped the thread that holds the lock, so the
- * handler waits for it a second at most (and writes nothing if it stays taken). */
+/* The run summary and the JSON/SARIF files, at exit or _exit, or when a signal stops
+ * the program. A signal may have stopped the thread that holds the lock, so the
+ * handler (and _exit, which signal handlers call) waits for it a second at most (and
+ * writes nothing if it stays taken). */
 static void finish(bool stopped)
 {
     /* Once: a program may call _exit from an exit handler, after scord's ran. */
@@ -283,7 +284,7 @@ static void finish(bool stopped)
         int tries = 0;
         while (pthread_mutex_trylock(&sc_ctx.lock) != 0) {
             if (++tries == 100) {
-                sc_log("scord: the program was stopped while scord was busy: no summary, JSON or "
+                sc_log("scord: the program ended while scord was busy: no summary, JSON or "
                        "SARIF written\n");
                 return;
             }
@@ -406,33 +407,6 @@ static void write_summary(void)
     finish(false);
 }
 
-/* _exit and _Exit end a process without its exit handlers (a shell's `exit`, a program
- * that wants no cleanup): scord writes first what it writes at exit. Not in a child of
- * vfork(), which shares its parent's memory until it execs or exits (and has no fork
- * handler to make the state its own): only the process whose state it is writes. */
-static _Noreturn void exit_now(int status)
-{
-    for (;;)
-        syscall(SYS_exit_group, status);
-}
-
-static void finish_before_exit(void)
-{
-    if (owner_pid && getpid() == owner_pid)
-        finish(false);
-}
-
-SC_EXPORT _Noreturn void _exit(int status)
-{
-    finish_before_exit();
-    exit_now(status);
-}
-
-SC_EXPORT _Noreturn void _Exit(int status)
-{
-    finish_before_exit();
-    exit_now(status);
-}
 
 /* Signals that end a program by default: a fault, an abort, a kill by a timeout or a
  * terminal. */
@@ -462,6 +436,39 @@ static void on_stop_signal(int sig)
     }
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+/* _exit and _Exit end a process without its exit handlers (a shell's `exit`, a program
+ * that wants no cleanup): scord writes first what it writes at exit. Not in a child of
+ * vfork(), which shares its parent's memory until it execs or exits (and has no fork
+ * handler to make the state its own): only the process whose state it is writes. They
+ * are async-signal-safe, and signal handlers call them: the writing is bounded as a
+ * stop signal's is. */
+static _Noreturn void exit_now(int status)
+{
+    for (;;)
+        syscall(SYS_exit_group, status);
+}
+
+static void finish_before_exit(void)
+{
+    if (!owner_pid || getpid() != owner_pid)
+        return;
+    signal(SIGALRM, SIG_DFL);
+    alarm(STOP_WRITE_SECONDS);
+    finish(true);
+}
+
+SC_EXPORT _Noreturn void _exit(int status)
+{
+    finish_before_exit();
+    exit_now(status);
+}
+
+SC_EXPORT _Noreturn void _Exit(int status)
+{
+    finish_before_exit();
+    exit_now(status);
 }
 
 /* Only where the program's action is still the default: a handler it set, or an
