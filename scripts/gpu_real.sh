@@ -13,7 +13,9 @@
 # Environment: BUILD (default build), JOBS (make -j, default 16), REAL_JOBS (programs run
 # at once, default 4), REAL_TIMEOUT (seconds per run, default 240: the grid.sync()
 # reduction takes about 116 s under scord, 0.8 s natively), REAL_BUDGET (seconds after
-# which no run starts, default 300), SCORD (default $BUILD/bin/scord).
+# which no run starts, default 300), SCORD (default $BUILD/bin/scord), REAL_PROGRAMS
+# (names of tests/real programs, separated by commas or spaces: only those are built and
+# run; default all), e.g. to rerun one program that failed in a minute.
 set -u -o pipefail
 
 if [ $# -ne 1 ]; then
@@ -40,7 +42,10 @@ failed=0
 say() { printf '%s\n' "$*" | tee -a "$LOG"; }
 
 say "gpu_real: build tree $BUILD, outputs in $OUTDIR, budget ${REAL_BUDGET}s"
-if ! make -k -j"$JOBS" BUILD="$BUILD" all real-programs >"$RUNS/build.log" 2>&1; then
+read -r -a programs <<<"$(echo "${REAL_PROGRAMS:-}" | tr ',' ' ')"
+targets=(real-programs)
+[ "${#programs[@]}" -eq 0 ] || targets=("${programs[@]/#/$BUILD/real/}")
+if ! make -k -j"$JOBS" BUILD="$BUILD" all "${targets[@]}" >"$RUNS/build.log" 2>&1; then
     say "build: FAILED; last lines:"
     tail -n 30 "$RUNS/build.log" | tee -a "$LOG"
     failed=1
@@ -52,7 +57,7 @@ left=$((REAL_BUDGET - SECONDS))
 rm -f "$TSV"
 PYTHONUNBUFFERED=1 python3 scripts/race_suite.py --suite-dir tests/real --warnings-apart --build-dir "$BUILD" \
     --out "$RUNS/suite" --scord "$SCORD" --jobs "$REAL_JOBS" --timeout "$REAL_TIMEOUT" \
-    --budget "$left" --tsv "$TSV" --corpus-line "$OUTDIR/real.summary" 2>&1 | tee -a "$LOG"
+    --budget "$left" --tsv "$TSV" --corpus-line "$OUTDIR/real.summary" "${programs[@]}" 2>&1 | tee -a "$LOG"
 [ "${PIPESTATUS[0]}" -eq 0 ] || failed=1
 if [ ! -s "$TSV" ]; then
     say "gpu_real: race_suite.py wrote no results"
