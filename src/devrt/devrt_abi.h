@@ -4,6 +4,8 @@
 #ifndef SC_DEVRT_ABI_H
 #define SC_DEVRT_ABI_H
 
+#include "rules/memory_model.h"
+
 /*
  * Every function is a `.func` with `.param` arguments, appended to the module by
  * the instrumenter together with the runtime's PTX. Names start with __scord_.
@@ -104,10 +106,10 @@
 #define SC_ABI_ASYNC_ARRIVE 0xffffffffu
 
 /* info: bits 0..7 size in bytes (1..255; vector accesses give their whole size),
- * 8..10 kind, 11..14 semantics, 15..17 scope, 18..20 space, 21 an atom.cas or
- * atom.exch (what a lock is taken and given back with). The instrumenter maps
- * src/ptx/ptx_sema.h's classification onto these with switches, so that neither
- * side's numbering leaks into the other. */
+ * 8..10 kind, 11..14 semantics (ScSem), 15..17 scope (ScScope), 18..20 space, 21 an
+ * atom.cas or atom.exch (what a lock is taken and given back with). Kinds and spaces
+ * are the ABI's own (the instrumenter maps the front end's onto them); semantics and
+ * scopes are rules/memory_model.h's, whose values are fixed for that reason. */
 enum {
     SC_ABI_KIND_READ = 1,
     SC_ABI_KIND_WRITE = 2,
@@ -115,22 +117,6 @@ enum {
     SC_ABI_KIND_RED = 4, /* red */
     SC_ABI_KIND_FENCE = 5,
     SC_ABI_KIND_GRID_WAIT = 6, /* griddepcontrol.wait */
-};
-enum {
-    SC_ABI_SEM_WEAK = 1,
-    SC_ABI_SEM_RELAXED = 2,
-    SC_ABI_SEM_ACQUIRE = 3,
-    SC_ABI_SEM_RELEASE = 4,
-    SC_ABI_SEM_ACQ_REL = 5,
-    SC_ABI_SEM_VOLATILE = 7,
-    SC_ABI_SEM_MMIO = 8,
-};
-enum {
-    SC_ABI_SCOPE_NONE = 0,
-    SC_ABI_SCOPE_CTA = 1,
-    SC_ABI_SCOPE_CLUSTER = 2,
-    SC_ABI_SCOPE_GPU = 3,
-    SC_ABI_SCOPE_SYS = 4,
 };
 enum {
     SC_ABI_SPACE_GENERIC = 1,
@@ -158,7 +144,7 @@ enum {
 /* An access the runtime's quick path may decide: a weak ld or st of one 4-byte word
  * (docs/devrt.md, "The quick path"); it calls __scord_access_quick. */
 #define SC_ABI_INFO_QUICK(info)                                                              \
-    (SC_ABI_INFO_SIZE(info) == 4 && SC_ABI_INFO_SEM(info) == SC_ABI_SEM_WEAK &&                  \
+    (SC_ABI_INFO_SIZE(info) == 4 && SC_ABI_INFO_SEM(info) == SC_SEM_WEAK &&                  \
      (SC_ABI_INFO_KIND(info) == SC_ABI_KIND_READ || SC_ABI_INFO_KIND(info) == SC_ABI_KIND_WRITE))
 
 #endif

@@ -7,7 +7,7 @@
 /* The rules' class of an access, -1 for an info the ABI does not define. */
 static __device__ __forceinline__ int access_class(uint32_t kind, uint32_t sem)
 {
-    bool strong = sem != SC_ABI_SEM_WEAK && sem != 0;
+    bool strong = sem != SC_SEM_WEAK && sem != 0;
     if (kind == SC_ABI_KIND_READ)
         return strong ? SC_RULES_CLS_SREAD : SC_RULES_CLS_READ;
     if (kind == SC_ABI_KIND_WRITE)
@@ -20,14 +20,14 @@ static __device__ __forceinline__ int access_class(uint32_t kind, uint32_t sem)
 static __device__ __forceinline__ uint8_t access_scope(int cls, uint32_t scope)
 {
     if (cls == SC_RULES_CLS_READ || cls == SC_RULES_CLS_WRITE)
-        return SC_RULES_SCOPE_NONE;
-    if (scope == SC_ABI_SCOPE_CTA)
-        return SC_RULES_SCOPE_CTA;
-    if (scope == SC_ABI_SCOPE_CLUSTER)
-        return SC_RULES_SCOPE_CLUSTER;
-    if (scope == SC_ABI_SCOPE_SYS)
-        return SC_RULES_SCOPE_SYS;
-    return SC_RULES_SCOPE_GPU; /* gpu, and the ISA's default for atomics */
+        return SC_SCOPE_NONE;
+    if (scope == SC_SCOPE_CTA)
+        return SC_SCOPE_CTA;
+    if (scope == SC_SCOPE_CLUSTER)
+        return SC_SCOPE_CLUSTER;
+    if (scope == SC_SCOPE_SYS)
+        return SC_SCOPE_SYS;
+    return SC_SCOPE_GPU; /* gpu, and the ISA's default for atomics */
 }
 
 /* The report's cause for a rules cause, -1 for none. */

@@ -20,7 +20,7 @@ extern "C" __device__ __noinline__ void __scord_async_complete(ScDevAsync *as, u
     as->n--;
     uint64_t dst = own_shared_base() + SC_DEV_ASYNC_OFF(e);
     uint32_t info =
-        SC_ABI_INFO(SC_DEV_ASYNC_SIZE(e), SC_ABI_KIND_WRITE, SC_ABI_SEM_WEAK, SC_ABI_SCOPE_NONE, SC_ABI_SPACE_SHARED);
+        SC_ABI_INFO(SC_DEV_ASYNC_SIZE(e), SC_ABI_KIND_WRITE, SC_SEM_WEAK, SC_SCOPE_NONE, SC_ABI_SPACE_SHARED);
     __scord_access(dst, info | SC_ABI_INFO_ASYNC, SC_DEV_ASYNC_SITE(e), 0);
     __scord_access(dst, info, SC_DEV_ASYNC_SITE(e), 0);
 }

@@ -46,10 +46,10 @@ extern "C" __device__ void __scord_cluster_barrier(uint32_t site, uint32_t info)
          * this node only, then published as a relaxed read-modify-write would carry it. */
         ScDevThread *th = thread_state(l, slot);
         uint32_t sem = SC_ABI_INFO_SEM(info);
-        if (sem == SC_ABI_SEM_RELEASE || sem == SC_ABI_SEM_ACQ_REL) {
+        if (sem == SC_SEM_RELEASE || sem == SC_SEM_ACQ_REL) {
             __scord_release(l, slot, SC_ABI_INFO_SCOPE(info));
             th->release |= SC_RULES_REC_BARRIER;
-            info = (info & ~(0xfu << 11)) | SC_ABI_SEM_RELAXED << 11;
+            info = (info & ~(0xfu << 11)) | SC_SEM_RELAXED << 11;
         }
         __scord_sync_access(l, slot, flag, info, SC_RULES_CLS_ATOMIC);
         th->release &= ~SC_RULES_REC_BARRIER;
@@ -60,5 +60,5 @@ extern "C" __device__ void __scord_cluster_barrier(uint32_t site, uint32_t info)
      * is a failed attempt, missing_fence, not a flag's first value. */
     uint32_t ticket = (info & ~(7u << 8)) | SC_ABI_KIND_RMW << 8;
     __scord_sync_access(l, slot, flag, ticket, SC_RULES_CLS_SREAD);
-    __scord_acquire(l, slot, SC_ABI_SCOPE_CLUSTER);
+    __scord_acquire(l, slot, SC_SCOPE_CLUSTER);
 }

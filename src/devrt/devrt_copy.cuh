@@ -9,7 +9,7 @@ static __device__ void access_range(uint64_t addr, uint64_t n, uint32_t kind, ui
 {
     for (uint64_t off = 0; off < n; off += 16) {
         uint32_t k = n - off < 16u ? (uint32_t)(n - off) : 16u;
-        __scord_access(addr + off, SC_ABI_INFO(k, kind, SC_ABI_SEM_WEAK, SC_ABI_SCOPE_NONE, SC_ABI_SPACE_GENERIC),
+        __scord_access(addr + off, SC_ABI_INFO(k, kind, SC_SEM_WEAK, SC_SCOPE_NONE, SC_ABI_SPACE_GENERIC),
                        site, 0);
     }
 }

@@ -48,8 +48,8 @@ static __device__ __forceinline__ const ScRulesCluster *launch_clusters(const Sc
 /* The blocks a scope spans (SC_RULES_SPAN_*). */
 static __device__ __forceinline__ int scope_span(uint32_t scope)
 {
-    return scope >= SC_ABI_SCOPE_GPU       ? SC_RULES_SPAN_GPU
-           : scope == SC_ABI_SCOPE_CLUSTER ? SC_RULES_SPAN_CLUSTER
+    return scope >= SC_SCOPE_GPU       ? SC_RULES_SPAN_GPU
+           : scope == SC_SCOPE_CLUSTER ? SC_RULES_SPAN_CLUSTER
                                            : SC_RULES_SPAN_BLOCK;
 }
 

@@ -893,7 +893,7 @@ static __device__ __forceinline__ bool quick_access(ScDevLaunch *l, uint32_t slo
         return false;
     ScRulesAccess r;
     r.cls = (uint8_t)cls;
-    r.scope = SC_RULES_SCOPE_NONE;
+    r.scope = SC_SCOPE_NONE;
     r.mask = 0xfu;
     r.blk = block_linear();
     r.tid = thread_linear();

@@ -373,12 +373,12 @@ extern "C" __device__ __noinline__ bool __scord_sync_access(ScDevLaunch *l, uint
         return true;
     }
     uint64_t key = sync_key(addr);
-    bool release_op = sem == SC_ABI_SEM_RELEASE || sem == SC_ABI_SEM_ACQ_REL;
+    bool release_op = sem == SC_SEM_RELEASE || sem == SC_SEM_ACQ_REL;
     /* A read-modify-write that gives a release (a lock's atomicExch after its fence,
      * a ticket after the fence that publishes the block's part) notes its flag for an
      * acquire that may follow, but no failed attempt: an unlock is no poll, and no
      * acquire would follow it to clear one. */
-    bool gives = kind == SC_ABI_KIND_RMW && sem != SC_ABI_SEM_ACQUIRE && sem != SC_ABI_SEM_ACQ_REL &&
+    bool gives = kind == SC_ABI_KIND_RMW && sem != SC_SEM_ACQUIRE && sem != SC_SEM_ACQ_REL &&
                  (release_op || (th->release && (th->release_fresh & FRESH_STRONG)));
     if (cls == SC_RULES_CLS_SREAD || kind == SC_ABI_KIND_RMW) {
         uint32_t i = th->pending[0] == key || !th->pending[0] ? 0 : th->pending[1] == key ? 1 : 2;
@@ -412,8 +412,8 @@ extern "C" __device__ __noinline__ bool __scord_sync_access(ScDevLaunch *l, uint
         return false;
     }
     th->release_fresh = 0;
-    uint64_t flag = scope == SC_ABI_SCOPE_CTA       ? SC_DEV_REC_FLAG_CTA
-                    : scope == SC_ABI_SCOPE_CLUSTER ? SC_DEV_REC_FLAG_CLUSTER
+    uint64_t flag = scope == SC_SCOPE_CTA       ? SC_DEV_REC_FLAG_CTA
+                    : scope == SC_SCOPE_CLUSTER ? SC_DEV_REC_FLAG_CLUSTER
                                                     : 0;
     uint32_t seq = __scord_sync_publish(l, key, th->release | flag, rmw, th->release_also, th->release_broken);
     if (seq)
@@ -433,9 +433,9 @@ extern "C" __device__ void __scord_fence(uint32_t site, uint32_t info)
         return;
     }
     uint32_t sem = SC_ABI_INFO_SEM(info), scope = SC_ABI_INFO_SCOPE(info);
-    if (sem == SC_ABI_SEM_ACQUIRE || sem == SC_ABI_SEM_ACQ_REL)
+    if (sem == SC_SEM_ACQUIRE || sem == SC_SEM_ACQ_REL)
         acquire(l, slot, scope);
     if (SC_ABI_INFO_KIND(info) == SC_ABI_KIND_FENCE &&
-        (sem == SC_ABI_SEM_RELEASE || sem == SC_ABI_SEM_ACQ_REL))
+        (sem == SC_SEM_RELEASE || sem == SC_SEM_ACQ_REL))
         release(l, slot, scope);
 }

@@ -30,24 +30,20 @@ static void side_from_dev(uint32_t site, uint32_t info, uint32_t block, uint32_t
         out->kind = info == SC_DEV_INFO_BARRIER ? SC_RACE_KIND_BARRIER : SC_RACE_KIND_EXIT;
         return;
     }
-    /* The ABI's semantics as the report names them; 0 (weak) for the rest. */
-    static const uint8_t sems[] = {
-        [SC_ABI_SEM_RELAXED] = SC_RACE_SEM_RELAXED,   [SC_ABI_SEM_ACQUIRE] = SC_RACE_SEM_ACQUIRE,
-        [SC_ABI_SEM_RELEASE] = SC_RACE_SEM_RELEASE,   [SC_ABI_SEM_ACQ_REL] = SC_RACE_SEM_ACQ_REL,
-        [SC_ABI_SEM_VOLATILE] = SC_RACE_SEM_VOLATILE, [SC_ABI_SEM_MMIO] = SC_RACE_SEM_MMIO,
-    };
     unsigned kind = SC_ABI_INFO_KIND(info), sem = SC_ABI_INFO_SEM(info);
     out->size = (uint16_t)SC_ABI_INFO_SIZE(info);
     out->kind = kind == SC_ABI_KIND_READ    ? SC_RACE_KIND_READ
                 : kind == SC_ABI_KIND_WRITE ? SC_RACE_KIND_WRITE
                                             : SC_RACE_KIND_ATOMIC;
-    out->sem = sem < sizeof sems ? sems[sem] : SC_RACE_SEM_WEAK;
+    /* The info's semantics are the report's (rules/memory_model.h); weak where it gives
+     * none an access can have. */
+    out->sem = sem == SC_SEM_NONE || sem == SC_SEM_SC || sem > SC_SEM_MMIO ? SC_SEM_WEAK : (uint8_t)sem;
     /* An atomic is never weak: one whose semantics the record does not give (an access
      * the shadow summarized) has the ISA's default for atom and red. */
-    if (out->kind == SC_RACE_KIND_ATOMIC && out->sem == SC_RACE_SEM_WEAK)
-        out->sem = SC_RACE_SEM_RELAXED;
+    if (out->kind == SC_RACE_KIND_ATOMIC && out->sem == SC_SEM_WEAK)
+        out->sem = SC_SEM_RELAXED;
     unsigned scope = SC_ABI_INFO_SCOPE(info);
-    out->scope = scope <= SC_ABI_SCOPE_SYS ? (uint8_t)scope : SC_RACE_SCOPE_NONE;
+    out->scope = scope <= SC_SCOPE_SYS ? (uint8_t)scope : SC_SCOPE_NONE;
 }
 
 /* The device names a previous access by its site and kind, with no size: the rest
@@ -67,7 +63,7 @@ static uint32_t prev_info(const ScRecordLaunch *l, uint32_t site, uint32_t info)
 static bool releases(uint32_t info)
 {
     uint32_t sem = SC_ABI_INFO_SEM(info);
-    return sem == SC_ABI_SEM_RELEASE || sem == SC_ABI_SEM_ACQ_REL;
+    return sem == SC_SEM_RELEASE || sem == SC_SEM_ACQ_REL;
 }
 
 /* A plain load or store with C++ atomic semantics (relaxed, acquire, release: what
@@ -75,15 +71,15 @@ static bool releases(uint32_t info)
 static bool atomic_plain(uint32_t info)
 {
     uint32_t kind = SC_ABI_INFO_KIND(info), sem = SC_ABI_INFO_SEM(info);
-    return (kind == SC_ABI_KIND_READ || kind == SC_ABI_KIND_WRITE) && sem >= SC_ABI_SEM_RELAXED &&
-           sem <= SC_ABI_SEM_ACQ_REL;
+    return (kind == SC_ABI_KIND_READ || kind == SC_ABI_KIND_WRITE) && sem >= SC_SEM_RELAXED &&
+           sem <= SC_SEM_ACQ_REL;
 }
 
 static bool weak_plain(uint32_t info)
 {
     uint32_t kind = SC_ABI_INFO_KIND(info);
     return (kind == SC_ABI_KIND_READ || kind == SC_ABI_KIND_WRITE) &&
-           SC_ABI_INFO_SEM(info) == SC_ABI_SEM_WEAK;
+           SC_ABI_INFO_SEM(info) == SC_SEM_WEAK;
 }
 
 /* The device's rules see a relaxed ld or st as a strong access, not an atomic, and

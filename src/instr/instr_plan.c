@@ -346,52 +346,11 @@ static bool abi_kind(ScPtxAccess a, unsigned *out)
     return false;
 }
 
-static bool abi_sem(ScPtxSem s, unsigned *out)
+/* An access's semantics go into its info as they are (rules/memory_model.h); NONE and SC
+ * belong to no access. */
+static bool access_sem(ScSem s)
 {
-    switch (s) {
-    case SC_PTX_SEM_WEAK:
-        *out = SC_ABI_SEM_WEAK;
-        return true;
-    case SC_PTX_SEM_RELAXED:
-        *out = SC_ABI_SEM_RELAXED;
-        return true;
-    case SC_PTX_SEM_ACQUIRE:
-        *out = SC_ABI_SEM_ACQUIRE;
-        return true;
-    case SC_PTX_SEM_RELEASE:
-        *out = SC_ABI_SEM_RELEASE;
-        return true;
-    case SC_PTX_SEM_ACQ_REL:
-        *out = SC_ABI_SEM_ACQ_REL;
-        return true;
-    case SC_PTX_SEM_VOLATILE:
-        *out = SC_ABI_SEM_VOLATILE;
-        return true;
-    case SC_PTX_SEM_MMIO:
-        *out = SC_ABI_SEM_MMIO;
-        return true;
-    case SC_PTX_SEM_NONE:
-    case SC_PTX_SEM_SC: /* fences only */
-        break;
-    }
-    return false;
-}
-
-static unsigned abi_scope(ScPtxScope s)
-{
-    switch (s) {
-    case SC_PTX_SCOPE_NONE:
-        return SC_ABI_SCOPE_NONE;
-    case SC_PTX_SCOPE_CTA:
-        return SC_ABI_SCOPE_CTA;
-    case SC_PTX_SCOPE_CLUSTER:
-        return SC_ABI_SCOPE_CLUSTER;
-    case SC_PTX_SCOPE_GPU:
-        return SC_ABI_SCOPE_GPU;
-    case SC_PTX_SCOPE_SYS:
-        return SC_ABI_SCOPE_SYS;
-    }
-    return SC_ABI_SCOPE_NONE;
+    return s != SC_SEM_NONE && s != SC_SEM_SC;
 }
 
 static bool abi_space(ScPtxSpace s, unsigned *out)
@@ -421,16 +380,16 @@ static bool abi_space(ScPtxSpace s, unsigned *out)
 
 static bool pack_info(Planner *p, const ScPtxStmt *s, const ScPtxMem *mem, uint32_t *info)
 {
-    unsigned kind, sem, space;
+    unsigned kind, space;
     if (!abi_kind(mem->kind, &kind))
         return refuse(p, s, "the access is neither a read, a write nor an atomic");
-    if (!abi_sem(mem->sem, &sem))
+    if (!access_sem(mem->sem))
         return refuse(p, s, "the access has no memory-model semantics (.%s)", sc_ptx_sem_name(mem->sem));
     if (!abi_space(mem->space, &space))
         return refuse(p, s, "the access is not to shared, global or generic memory");
     if (mem->size == 0 || mem->size > SC_ABI_INFO_SIZE(~0u))
         return refuse(p, s, "an access of %u bytes does not fit the runtime's size field", mem->size);
-    *info = SC_ABI_INFO(mem->size, kind, sem, abi_scope(mem->scope), space);
+    *info = SC_ABI_INFO(mem->size, kind, mem->sem, mem->scope, space);
     if (mem->op == SC_PTX_ATOM_CAS || mem->op == SC_PTX_ATOM_EXCH)
         *info |= SC_ABI_INFO_LOCK;
     return true;
@@ -505,7 +464,7 @@ static bool plan_mem(Planner *p, ScPtxStmt *s, const ScPtxMem *mem)
     if (!sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, e.info, &e.site, p->err) ||
         !push_edit(p, &e))
         return false;
-    if (mem->sem != SC_PTX_SEM_ACQUIRE && mem->sem != SC_PTX_SEM_ACQ_REL)
+    if (mem->sem != SC_SEM_ACQUIRE && mem->sem != SC_SEM_ACQ_REL)
         return true;
     /* The acquire the access made, once it has read. */
     ScInstrEdit acq = {.kind = SC_INSTR_EDIT_FENCE, .stmt = s, .site = e.site, .info = e.info};
@@ -518,23 +477,21 @@ static bool plan_fence(Planner *p, ScPtxStmt *s, const ScPtxFence *f)
 {
     if (f->kind != SC_PTX_FENCE_MEMORY)
         return true;
-    unsigned sem;
+    ScSem sem;
     switch (f->sem) {
-    case SC_PTX_SEM_SC:
-    case SC_PTX_SEM_ACQ_REL:
-        sem = SC_ABI_SEM_ACQ_REL;
+    case SC_SEM_SC: /* the runtime orders with it as with acq_rel */
+    case SC_SEM_ACQ_REL:
+        sem = SC_SEM_ACQ_REL;
         break;
-    case SC_PTX_SEM_ACQUIRE:
-        sem = SC_ABI_SEM_ACQUIRE;
-        break;
-    case SC_PTX_SEM_RELEASE:
-        sem = SC_ABI_SEM_RELEASE;
+    case SC_SEM_ACQUIRE:
+    case SC_SEM_RELEASE:
+        sem = f->sem;
         break;
     default:
         return refuse(p, s, "a memory fence without .sc, .acq_rel, .acquire or .release");
     }
     ScInstrEdit e = {.kind = SC_INSTR_EDIT_FENCE, .stmt = s,
-                     .info = SC_ABI_INFO(0, SC_ABI_KIND_FENCE, sem, abi_scope(f->scope), 0)};
+                     .info = SC_ABI_INFO(0, SC_ABI_KIND_FENCE, sem, f->scope, 0)};
     return sc_instr_add_site(p->sites, SC_INSTR_SITE_FENCE, SC_INSTR_UNCHECKED_NONE, s, e.info, &e.site, p->err) &&
            push_edit(p, &e);
 }
@@ -574,8 +531,8 @@ static bool plan_mbarrier(Planner *p, ScPtxStmt *s, const ScPtxMbar *b)
         /* The arrive-on fires once the thread's earlier copies complete: they are
          * checked as its writes here, and the arrive releases them. */
         mem.kind = SC_PTX_ACCESS_RMW;
-        mem.sem = SC_PTX_SEM_RELEASE;
-        mem.scope = SC_PTX_SCOPE_CTA;
+        mem.sem = SC_SEM_RELEASE;
+        mem.scope = SC_SCOPE_CTA;
         break;
     case SC_PTX_MBAR_INIT:
     case SC_PTX_MBAR_INVAL:
@@ -597,7 +554,7 @@ static bool plan_mbarrier(Planner *p, ScPtxStmt *s, const ScPtxMbar *b)
     }
     if (!push_edit(p, &e))
         return false;
-    if (mem.kind != SC_PTX_ACCESS_READ || b->sem != SC_PTX_SEM_ACQUIRE)
+    if (mem.kind != SC_PTX_ACCESS_READ || b->sem != SC_SEM_ACQUIRE)
         return true;
     const ScPtxOperand *done = &s->u.instr.ops[b->result_op];
     if (done->kind != SC_PTX_OPND_REG)
@@ -613,8 +570,8 @@ static bool plan_mbarrier_completion(Planner *p, ScPtxStmt *s, const ScPtxCopy *
 {
     if (c->completion != SC_PTX_COMPLETE_MBARRIER || c->mbar_op < 0)
         return true;
-    ScPtxMem mbar = {.kind = SC_PTX_ACCESS_RMW, .space = c->dst_space, .sem = SC_PTX_SEM_RELEASE,
-                     .scope = SC_PTX_SCOPE_CLUSTER, .size = 8, .addr_op = c->mbar_op};
+    ScPtxMem mbar = {.kind = SC_PTX_ACCESS_RMW, .space = c->dst_space, .sem = SC_SEM_RELEASE,
+                     .scope = SC_SCOPE_CLUSTER, .size = 8, .addr_op = c->mbar_op};
     ScInstrEdit r = {.kind = SC_INSTR_EDIT_SYNC, .stmt = s};
     bool skip;
     return plan_edit(p, s, &mbar, SC_INSTR_SITE_MBARRIER, &r, &skip) && (skip || push_edit(p, &r));
@@ -648,10 +605,10 @@ static bool plan_tensor_copy(Planner *p, ScPtxStmt *s, const ScPtxCopy *c)
         return unchecked(p, s, SC_INSTR_UNCHECKED_ASYNC, 0);
     ScPtxSpace box_space = to_global ? c->src_space : c->dst_space;
     ScPtxMem box = {.kind = to_global ? SC_PTX_ACCESS_READ : SC_PTX_ACCESS_WRITE, .space = box_space,
-                    .sem = SC_PTX_SEM_WEAK, .size = 16, .addr_op = box_op};
+                    .sem = SC_SEM_WEAK, .size = 16, .addr_op = box_op};
     ScPtxMem rows = {.kind = to_global ? SC_PTX_ACCESS_WRITE : SC_PTX_ACCESS_READ, .space = SC_PTX_SPACE_GLOBAL,
-                     .sem = SC_PTX_SEM_WEAK, .size = 16, .addr_op = map_op};
-    ScPtxMem map_mem = {.kind = SC_PTX_ACCESS_READ, .space = SC_PTX_SPACE_GENERIC, .sem = SC_PTX_SEM_WEAK,
+                     .sem = SC_SEM_WEAK, .size = 16, .addr_op = map_op};
+    ScPtxMem map_mem = {.kind = SC_PTX_ACCESS_READ, .space = SC_PTX_SPACE_GENERIC, .sem = SC_SEM_WEAK,
                         .size = 16, .addr_op = map_op};
     ScInstrEdit e = {.kind = SC_INSTR_EDIT_TENSOR_COPY, .stmt = s, .to_global = to_global};
     for (uint32_t d = 0; d < 5; d++) {
@@ -682,9 +639,9 @@ static bool plan_bulk_copy(Planner *p, ScPtxStmt *s, const ScPtxCopy *c)
         return plan_tensor_copy(p, s, c);
     if (c->kind != SC_PTX_COPY_BULK || c->multicast || c->src_op < 0 || c->dst_op < 0)
         return unchecked(p, s, SC_INSTR_UNCHECKED_ASYNC, 0);
-    ScPtxMem dst = {.kind = SC_PTX_ACCESS_WRITE, .space = c->dst_space, .sem = SC_PTX_SEM_WEAK,
+    ScPtxMem dst = {.kind = SC_PTX_ACCESS_WRITE, .space = c->dst_space, .sem = SC_SEM_WEAK,
                     .size = 16, .addr_op = c->dst_op};
-    ScPtxMem src = {.kind = SC_PTX_ACCESS_READ, .space = c->src_space, .sem = SC_PTX_SEM_WEAK,
+    ScPtxMem src = {.kind = SC_PTX_ACCESS_READ, .space = c->src_space, .sem = SC_SEM_WEAK,
                     .size = 16, .addr_op = c->src_op};
     ScInstrEdit e = {.kind = SC_INSTR_EDIT_BULK_COPY, .stmt = s};
     if (c->size_op >= 0) {
@@ -713,9 +670,9 @@ static bool plan_copy(Planner *p, ScPtxStmt *s, const ScPtxCopy *c)
 {
     if (c->kind != SC_PTX_COPY_CP_ASYNC)
         return plan_bulk_copy(p, s, c);
-    ScPtxMem dst = {.kind = SC_PTX_ACCESS_WRITE, .space = c->dst_space, .sem = SC_PTX_SEM_WEAK,
+    ScPtxMem dst = {.kind = SC_PTX_ACCESS_WRITE, .space = c->dst_space, .sem = SC_SEM_WEAK,
                     .size = c->size, .addr_op = c->dst_op};
-    ScPtxMem src = {.kind = SC_PTX_ACCESS_READ, .space = c->src_space, .sem = SC_PTX_SEM_WEAK,
+    ScPtxMem src = {.kind = SC_PTX_ACCESS_READ, .space = c->src_space, .sem = SC_SEM_WEAK,
                     .size = c->size, .addr_op = c->src_op};
     if (c->src_size_op >= 0) {
         const ScPtxOperand *o = &s->u.instr.ops[c->src_size_op];
@@ -823,10 +780,10 @@ static bool plan_barrier(Planner *p, ScPtxStmt *s, const ScPtxBarrier *b)
  * of a flag of the cluster's own, which the runtime keeps. */
 static bool plan_cluster_barrier(Planner *p, ScPtxStmt *s, const ScPtxClusterBar *c)
 {
-    unsigned sem = c->wait ? SC_ABI_SEM_ACQUIRE : c->sem == SC_PTX_SEM_RELAXED ? SC_ABI_SEM_RELAXED : SC_ABI_SEM_RELEASE;
+    unsigned sem = c->wait ? SC_SEM_ACQUIRE : c->sem == SC_SEM_RELAXED ? SC_SEM_RELAXED : SC_SEM_RELEASE;
     ScInstrEdit e = {.kind = SC_INSTR_EDIT_CLUSTER_BARRIER, .stmt = s,
                      .info = SC_ABI_INFO(8, c->wait ? SC_ABI_KIND_READ : SC_ABI_KIND_RMW, sem,
-                                         SC_ABI_SCOPE_CLUSTER, SC_ABI_SPACE_GLOBAL)};
+                                         SC_SCOPE_CLUSTER, SC_ABI_SPACE_GLOBAL)};
     return sc_instr_add_site(p->sites, SC_INSTR_SITE_BARRIER, SC_INSTR_UNCHECKED_NONE, s, e.info, &e.site, p->err) &&
            push_edit(p, &e);
 }
@@ -996,10 +953,10 @@ static bool joinable(const ScInstrEdit *ed)
     switch (SC_ABI_INFO_KIND(ed->info)) {
     case SC_ABI_KIND_READ:
     case SC_ABI_KIND_WRITE:
-        return SC_ABI_INFO_SEM(ed->info) == SC_ABI_SEM_WEAK;
+        return SC_ABI_INFO_SEM(ed->info) == SC_SEM_WEAK;
     case SC_ABI_KIND_RMW:
     case SC_ABI_KIND_RED:
-        return SC_ABI_INFO_SEM(ed->info) == SC_ABI_SEM_RELAXED;
+        return SC_ABI_INFO_SEM(ed->info) == SC_SEM_RELAXED;
     default:
         return false;
     }

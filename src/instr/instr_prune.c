@@ -179,7 +179,7 @@ static uint32_t instr_index(const Intervals *iv, const ScPtxStmt *stmt)
 static bool prunable(const ScInstrEdit *e)
 {
     return e->kind == SC_INSTR_EDIT_ACCESS && SC_ABI_INFO_KIND(e->info) == SC_ABI_KIND_READ &&
-           SC_ABI_INFO_SEM(e->info) == SC_ABI_SEM_WEAK && SC_ABI_INFO_SPACE(e->info) == SC_ABI_SPACE_SHARED;
+           SC_ABI_INFO_SEM(e->info) == SC_SEM_WEAK && SC_ABI_INFO_SPACE(e->info) == SC_ABI_SPACE_SHARED;
 }
 
 bool sc_instr_prune(ScInstrFuncPlan *fp, const ScInstrCfg *cfg, ScInstrSites *st, ScErr *err)

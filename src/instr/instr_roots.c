@@ -336,7 +336,7 @@ static bool writes_known(Roots *r)
 static uint64_t read_roots(Roots *r, const ScInstrEdit *ed)
 {
     if (ed->kind != SC_INSTR_EDIT_ACCESS || SC_ABI_INFO_KIND(ed->info) != SC_ABI_KIND_READ ||
-        SC_ABI_INFO_SEM(ed->info) != SC_ABI_SEM_WEAK ||
+        SC_ABI_INFO_SEM(ed->info) != SC_SEM_WEAK ||
         (SC_ABI_INFO_SPACE(ed->info) != SC_ABI_SPACE_GLOBAL && SC_ABI_INFO_SPACE(ed->info) != SC_ABI_SPACE_GENERIC))
         return 0;
     uint64_t set = ed->addr.base == SC_INSTR_BASE_REG ? reg_set(r, ed->addr.reg.op->text) : FROM_GLOBAL_VAR;

@@ -62,16 +62,16 @@ static uint32_t imm_u32(const ScPtxInstr *in, int i)
 
 static bool eq(const char *a, const char *b) { return strcmp(a, b) == 0; }
 
-static bool sem_of(const char *m, ScPtxSem *out)
+static bool sem_of(const char *m, ScSem *out)
 {
     static const struct {
         const char *name;
-        ScPtxSem sem;
+        ScSem sem;
     } tab[] = {
-        {"weak", SC_PTX_SEM_WEAK},       {"relaxed", SC_PTX_SEM_RELAXED},
-        {"acquire", SC_PTX_SEM_ACQUIRE}, {"release", SC_PTX_SEM_RELEASE},
-        {"acq_rel", SC_PTX_SEM_ACQ_REL}, {"sc", SC_PTX_SEM_SC},
-        {"volatile", SC_PTX_SEM_VOLATILE}, {"mmio", SC_PTX_SEM_MMIO},
+        {"weak", SC_SEM_WEAK},       {"relaxed", SC_SEM_RELAXED},
+        {"acquire", SC_SEM_ACQUIRE}, {"release", SC_SEM_RELEASE},
+        {"acq_rel", SC_SEM_ACQ_REL}, {"sc", SC_SEM_SC},
+        {"volatile", SC_SEM_VOLATILE}, {"mmio", SC_SEM_MMIO},
     };
     for (size_t i = 0; i < SC_ARRAY_LEN(tab); i++)
         if (eq(m, tab[i].name)) {
@@ -81,16 +81,16 @@ static bool sem_of(const char *m, ScPtxSem *out)
     return false;
 }
 
-static bool scope_of(const char *m, ScPtxScope *out)
+static bool scope_of(const char *m, ScScope *out)
 {
     static const struct {
         const char *name;
-        ScPtxScope scope;
+        ScScope scope;
     } tab[] = {
-        {"cta", SC_PTX_SCOPE_CTA},
-        {"cluster", SC_PTX_SCOPE_CLUSTER},
-        {"gpu", SC_PTX_SCOPE_GPU},
-        {"sys", SC_PTX_SCOPE_SYS},
+        {"cta", SC_SCOPE_CTA},
+        {"cluster", SC_SCOPE_CLUSTER},
+        {"gpu", SC_SCOPE_GPU},
+        {"sys", SC_SCOPE_SYS},
     };
     for (size_t i = 0; i < SC_ARRAY_LEN(tab); i++)
         if (eq(m, tab[i].name)) {
@@ -208,9 +208,9 @@ static bool is_store_hint(const char *m)
  * Each field records the first value seen; a second, different value of the
  * same category makes the instruction unknown (e.g. `.relaxed.acquire`). */
 typedef struct Mods {
-    ScPtxSem sem;
+    ScSem sem;
     bool mmio;                   /* .mmio (always written with .relaxed.sys) */
-    ScPtxScope scope;
+    ScScope scope;
     ScPtxSpace space;
     uint32_t type_size;
     uint32_t vec;
@@ -220,14 +220,14 @@ typedef struct Mods {
 
 static bool take_sem(Mods *k, const char *m)
 {
-    ScPtxSem s;
+    ScSem s;
     if (!sem_of(m, &s))
         return false;
-    if (s == SC_PTX_SEM_MMIO) {
+    if (s == SC_SEM_MMIO) {
         k->mmio = true;
         return true;
     }
-    if (k->sem != SC_PTX_SEM_NONE && k->sem != s)
+    if (k->sem != SC_SEM_NONE && k->sem != s)
         k->conflict = m;
     k->sem = s;
     return true;
@@ -235,10 +235,10 @@ static bool take_sem(Mods *k, const char *m)
 
 static bool take_scope(Mods *k, const char *m)
 {
-    ScPtxScope s;
+    ScScope s;
     if (!scope_of(m, &s))
         return false;
-    if (k->scope != SC_PTX_SCOPE_NONE && k->scope != s)
+    if (k->scope != SC_SCOPE_NONE && k->scope != s)
         k->conflict = m;
     k->scope = s;
     return true;
@@ -310,38 +310,38 @@ static void ldst_sem(ScPtxSema *out, const ScPtxInstr *in, Mods *k)
 {
     ScPtxMem *mem = &out->u.mem;
     if (k->mmio) {
-        if (k->sem != SC_PTX_SEM_RELAXED || k->scope != SC_PTX_SCOPE_SYS) {
+        if (k->sem != SC_SEM_RELAXED || k->scope != SC_SCOPE_SYS) {
             set_unknown(out, "%s.mmio needs .relaxed.sys", in->opcode);
             return;
         }
-        mem->sem = SC_PTX_SEM_MMIO;
-        mem->scope = SC_PTX_SCOPE_SYS;
+        mem->sem = SC_SEM_MMIO;
+        mem->scope = SC_SCOPE_SYS;
         return;
     }
     switch (k->sem) {
-    case SC_PTX_SEM_NONE:
-    case SC_PTX_SEM_WEAK:
-    case SC_PTX_SEM_VOLATILE:
-        if (k->scope != SC_PTX_SCOPE_NONE) {
+    case SC_SEM_NONE:
+    case SC_SEM_WEAK:
+    case SC_SEM_VOLATILE:
+        if (k->scope != SC_SCOPE_NONE) {
             set_unknown(out, "%s with a .scope needs .relaxed, .acquire or .release", in->opcode);
             return;
         }
-        mem->sem = k->sem == SC_PTX_SEM_VOLATILE ? SC_PTX_SEM_VOLATILE : SC_PTX_SEM_WEAK;
-        mem->scope = k->sem == SC_PTX_SEM_VOLATILE ? SC_PTX_SCOPE_SYS : SC_PTX_SCOPE_NONE;
+        mem->sem = k->sem == SC_SEM_VOLATILE ? SC_SEM_VOLATILE : SC_SEM_WEAK;
+        mem->scope = k->sem == SC_SEM_VOLATILE ? SC_SCOPE_SYS : SC_SCOPE_NONE;
         return;
-    case SC_PTX_SEM_RELAXED:
-    case SC_PTX_SEM_ACQUIRE:
-    case SC_PTX_SEM_RELEASE:
-        if (k->scope == SC_PTX_SCOPE_NONE) {
+    case SC_SEM_RELAXED:
+    case SC_SEM_ACQUIRE:
+    case SC_SEM_RELEASE:
+        if (k->scope == SC_SCOPE_NONE) {
             set_unknown(out, "%s.%s needs a .scope", in->opcode, sc_ptx_sem_name(k->sem));
             return;
         }
         mem->sem = k->sem;
         mem->scope = k->scope;
         return;
-    case SC_PTX_SEM_ACQ_REL:
-    case SC_PTX_SEM_SC:
-    case SC_PTX_SEM_MMIO:
+    case SC_SEM_ACQ_REL:
+    case SC_SEM_SC:
+    case SC_SEM_MMIO:
         break;
     }
     set_unknown(out, "%s.%s is not a valid form", in->opcode, sc_ptx_sem_name(k->sem));
@@ -377,7 +377,7 @@ static void dec_ld(const ScPtxInstr *in, ScPtxSema *out)
     mem->addr_op = 1;
     set_size(mem, &k);
     if (nc) {
-        if (mem->space != SC_PTX_SPACE_GLOBAL || k.sem != SC_PTX_SEM_NONE)
+        if (mem->space != SC_PTX_SPACE_GLOBAL || k.sem != SC_SEM_NONE)
             return set_unknown(out, "ld.nc is only valid as a weak ld.global.nc");
         mem->non_coherent = mem->outside_model = true;
     }
@@ -407,7 +407,7 @@ static void dec_ldu(const ScPtxInstr *in, ScPtxSema *out)
     out->family = SC_PTX_FAM_MEM;
     mem->kind = SC_PTX_ACCESS_READ;
     mem->space = k.space ? k.space : SC_PTX_SPACE_GENERIC;
-    mem->sem = SC_PTX_SEM_WEAK;
+    mem->sem = SC_SEM_WEAK;
     mem->addr_op = 1;
     mem->non_coherent = mem->outside_model = true;
     set_size(mem, &k);
@@ -438,7 +438,7 @@ static void dec_st_async(const ScPtxInstr *in, ScPtxSema *out)
     out->family = SC_PTX_FAM_MEM;
     mem->kind = SC_PTX_ACCESS_WRITE;
     mem->space = k.space ? k.space : SC_PTX_SPACE_GENERIC;
-    mem->sem = SC_PTX_SEM_WEAK;
+    mem->sem = SC_SEM_WEAK;
     mem->addr_op = 0;
     mem->mbar_op = 2;
     mem->async = true;
@@ -523,8 +523,8 @@ static void dec_atom(const ScPtxInstr *in, ScPtxSema *out)
     mem->space = k.space ? k.space : SC_PTX_SPACE_GENERIC;
     /* ISA atom: "If the .sem qualifier is absent, .relaxed is assumed by
      * default"; "If the .scope qualifier is absent, .gpu scope is assumed". */
-    mem->sem = k.sem ? k.sem : SC_PTX_SEM_RELAXED;
-    mem->scope = k.scope ? k.scope : SC_PTX_SCOPE_GPU;
+    mem->sem = k.sem ? k.sem : SC_SEM_RELAXED;
+    mem->scope = k.scope ? k.scope : SC_SCOPE_GPU;
     mem->op = k.op;
     mem->addr_op = 1;
     set_size(mem, &k);
@@ -550,8 +550,8 @@ static void dec_red_async(const ScPtxInstr *in, ScPtxSema *out)
         return bad_mod(out, in, m);
     }
     if (k.conflict || !k.type_size || !k.op || !tx ||
-        (k.sem && k.sem != SC_PTX_SEM_RELAXED) ||
-        (k.scope && k.scope != SC_PTX_SCOPE_CLUSTER) ||
+        (k.sem && k.sem != SC_SEM_RELAXED) ||
+        (k.scope && k.scope != SC_SCOPE_CLUSTER) ||
         (k.space && k.space != SC_PTX_SPACE_SHARED_CLUSTER))
         return set_unknown(out, "red.async form is not known");
     if (in->n_ops != 3 || !op_is(in, 0, SC_PTX_OPND_ADDR) || !op_is(in, 2, SC_PTX_OPND_ADDR))
@@ -560,8 +560,8 @@ static void dec_red_async(const ScPtxInstr *in, ScPtxSema *out)
     mem->kind = SC_PTX_ACCESS_RED;
     mem->space = k.space ? k.space : SC_PTX_SPACE_GENERIC;
     /* The only .sem and .scope red.async has: relaxed, cluster. */
-    mem->sem = SC_PTX_SEM_RELAXED;
-    mem->scope = SC_PTX_SCOPE_CLUSTER;
+    mem->sem = SC_SEM_RELAXED;
+    mem->scope = SC_SCOPE_CLUSTER;
     mem->op = k.op;
     mem->addr_op = 0;
     mem->mbar_op = 2;
@@ -578,7 +578,7 @@ static void dec_red(const ScPtxInstr *in, ScPtxSema *out)
             return dec_red_async(in, out);
     if (!scan_atomic_mods(in, out, &k))
         return;
-    if (k.sem == SC_PTX_SEM_ACQUIRE || k.sem == SC_PTX_SEM_ACQ_REL)
+    if (k.sem == SC_SEM_ACQUIRE || k.sem == SC_SEM_ACQ_REL)
         return set_unknown(out, "red.%s is not valid (red has .relaxed and .release only)",
                            sc_ptx_sem_name(k.sem));
     if (in->n_ops < 2 || !op_is(in, 0, SC_PTX_OPND_ADDR))
@@ -587,8 +587,8 @@ static void dec_red(const ScPtxInstr *in, ScPtxSema *out)
     mem->kind = SC_PTX_ACCESS_RED;
     mem->space = k.space ? k.space : SC_PTX_SPACE_GENERIC;
     /* ISA red: default .relaxed and .gpu, as for atom. */
-    mem->sem = k.sem ? k.sem : SC_PTX_SEM_RELAXED;
-    mem->scope = k.scope ? k.scope : SC_PTX_SCOPE_GPU;
+    mem->sem = k.sem ? k.sem : SC_SEM_RELAXED;
+    mem->scope = k.scope ? k.scope : SC_SCOPE_GPU;
     mem->op = k.op;
     mem->addr_op = 0;
     set_size(mem, &k);
@@ -612,11 +612,11 @@ static void dec_multimem(const ScPtxInstr *in, ScPtxSema *out)
             continue;
         return bad_mod(out, in, m);
     }
-    ScPtxSem ok1 = is_ld ? SC_PTX_SEM_ACQUIRE : SC_PTX_SEM_RELEASE;
+    ScSem ok1 = is_ld ? SC_SEM_ACQUIRE : SC_SEM_RELEASE;
     if (k.conflict || !k.type_size || k.mmio || (k.space && k.space != SC_PTX_SPACE_GLOBAL) ||
-        (k.sem && k.sem != SC_PTX_SEM_WEAK && k.sem != SC_PTX_SEM_RELAXED && k.sem != ok1) ||
+        (k.sem && k.sem != SC_SEM_WEAK && k.sem != SC_SEM_RELAXED && k.sem != ok1) ||
         (is_st ? k.op != SC_PTX_ATOM_NONE : k.op == SC_PTX_ATOM_NONE) ||
-        (is_red && k.sem == SC_PTX_SEM_WEAK))
+        (is_red && k.sem == SC_SEM_WEAK))
         return set_unknown(out, "multimem.%s form is not known", what);
     int addr = is_ld ? 1 : 0;
     if (in->n_ops != 2 || !op_is(in, addr, SC_PTX_OPND_ADDR))
@@ -630,16 +630,16 @@ static void dec_multimem(const ScPtxInstr *in, ScPtxSema *out)
     set_size(mem, &k);
     if (is_red) {
         /* ISA multimem: .red defaults to .relaxed, and to .sys when no scope is given. */
-        mem->sem = k.sem ? k.sem : SC_PTX_SEM_RELAXED;
-        mem->scope = k.scope ? k.scope : SC_PTX_SCOPE_SYS;
+        mem->sem = k.sem ? k.sem : SC_SEM_RELAXED;
+        mem->scope = k.scope ? k.scope : SC_SCOPE_SYS;
         return;
     }
     /* ld_reduce and st default to .weak. The ISA gives no default scope for
      * their strong forms, so a strong one without a scope is refused. */
-    if (k.sem == SC_PTX_SEM_NONE || k.sem == SC_PTX_SEM_WEAK) {
+    if (k.sem == SC_SEM_NONE || k.sem == SC_SEM_WEAK) {
         if (k.scope)
             return set_unknown(out, "weak multimem.%s with a scope is not valid", what);
-        mem->sem = SC_PTX_SEM_WEAK;
+        mem->sem = SC_SEM_WEAK;
         return;
     }
     if (!k.scope)
@@ -672,7 +672,7 @@ static void dec_discard(const ScPtxInstr *in, ScPtxSema *out)
     out->family = SC_PTX_FAM_MEM;
     mem->kind = SC_PTX_ACCESS_WRITE;
     mem->space = k.space ? k.space : SC_PTX_SPACE_GENERIC;
-    mem->sem = SC_PTX_SEM_WEAK;
+    mem->sem = SC_SEM_WEAK;
     mem->addr_op = 0;
     mem->elem_size = mem->size = 128;
     mem->n_elems = 1;
@@ -789,7 +789,7 @@ static void dec_cluster_barrier(const ScPtxInstr *in, ScPtxSema *out)
 {
     ScPtxClusterBar *c = &out->u.cluster;
     bool arrive = false, wait = false;
-    ScPtxSem sem = SC_PTX_SEM_NONE;
+    ScSem sem = SC_SEM_NONE;
     c->aligned = false;
     for (uint32_t i = 0; i < in->n_mods; i++) {
         const char *m = in->mods[i];
@@ -821,14 +821,14 @@ static void dec_cluster_barrier(const ScPtxInstr *in, ScPtxSema *out)
     c->wait = wait;
     if (wait) {
         /* ISA: wait has only (and defaults to) .acquire. */
-        if (sem && sem != SC_PTX_SEM_ACQUIRE)
+        if (sem && sem != SC_SEM_ACQUIRE)
             return set_unknown(out, "barrier.cluster.wait.%s is not valid", sc_ptx_sem_name(sem));
-        c->sem = SC_PTX_SEM_ACQUIRE;
+        c->sem = SC_SEM_ACQUIRE;
     } else {
         /* ISA: arrive defaults to .release; .relaxed drops the ordering. */
-        if (sem == SC_PTX_SEM_ACQUIRE)
+        if (sem == SC_SEM_ACQUIRE)
             return set_unknown(out, "barrier.cluster.arrive.acquire is not valid");
-        c->sem = sem ? sem : SC_PTX_SEM_RELEASE;
+        c->sem = sem ? sem : SC_SEM_RELEASE;
     }
     out->family = SC_PTX_FAM_CLUSTER_BARRIER;
 }
@@ -860,8 +860,8 @@ static bool restrict_of(const char *m, ScPtxSpace *out)
  * .sync_restrict::shared::cluster with .acquire, both at .cluster scope. */
 static bool restrict_ok(const ScPtxFence *f)
 {
-    ScPtxSem need = f->restrict_space == SC_PTX_SPACE_SHARED_CTA ? SC_PTX_SEM_RELEASE : SC_PTX_SEM_ACQUIRE;
-    return f->sem == need && f->scope == SC_PTX_SCOPE_CLUSTER;
+    ScSem need = f->restrict_space == SC_PTX_SPACE_SHARED_CTA ? SC_SEM_RELEASE : SC_SEM_ACQUIRE;
+    return f->sem == need && f->scope == SC_SCOPE_CLUSTER;
 }
 
 /* fence.proxy.{alias, async{.global,.shared::cta,.shared::cluster}},
@@ -932,7 +932,7 @@ static void dec_fence_proxy(const ScPtxInstr *in, ScPtxSema *out, uint32_t first
     case SC_PTX_PROXY_TENSORMAP:
         if (n_sem != 1 || n_scope != 1 || n_space || f->restrict_space || membar)
             return set_unknown(out, "fence.proxy.tensormap::generic needs one .sem and one .scope");
-        if (f->sem == SC_PTX_SEM_ACQUIRE) {
+        if (f->sem == SC_SEM_ACQUIRE) {
             /* [addr], 128: the one size the ISA allows. */
             if (in->n_ops != 2 || !op_is(in, 0, SC_PTX_OPND_ADDR) || imm_u32(in, 1) != 128)
                 return bad_operands(out, in);
@@ -962,8 +962,8 @@ static void dec_fence(const ScPtxInstr *in, ScPtxSema *out)
         if (in->n_mods != 3 || !eq(in->mods[1], "release") || !eq(in->mods[2], "cluster") || in->n_ops)
             return set_unknown(out, "fence.mbarrier_init form is not known");
         f->kind = SC_PTX_FENCE_MBARRIER_INIT;
-        f->sem = SC_PTX_SEM_RELEASE;
-        f->scope = SC_PTX_SCOPE_CLUSTER;
+        f->sem = SC_SEM_RELEASE;
+        f->scope = SC_SCOPE_CLUSTER;
         out->family = SC_PTX_FAM_FENCE;
         return;
     }
@@ -987,7 +987,7 @@ static void dec_fence(const ScPtxInstr *in, ScPtxSema *out)
         return set_unknown(out, "fence needs one .scope and at most one .sem");
     /* ISA fence: "If the optional .sem qualifier is absent, .acq_rel is assumed by default." */
     if (!n_sem)
-        f->sem = SC_PTX_SEM_ACQ_REL;
+        f->sem = SC_SEM_ACQ_REL;
     if (f->restrict_space && !restrict_ok(f))
         return set_unknown(out, "fence.sync_restrict form is not valid");
     out->family = SC_PTX_FAM_FENCE;
@@ -1003,15 +1003,15 @@ static void dec_membar(const ScPtxInstr *in, ScPtxSema *out)
         return set_unknown(out, "membar needs exactly one level");
     const char *m = in->mods[0];
     f->kind = SC_PTX_FENCE_MEMORY;
-    f->sem = SC_PTX_SEM_SC;
+    f->sem = SC_SEM_SC;
     f->membar = true;
     f->addr_op = f->size_op = -1;
     if (eq(m, "cta"))
-        f->scope = SC_PTX_SCOPE_CTA;
+        f->scope = SC_SCOPE_CTA;
     else if (eq(m, "gl"))
-        f->scope = SC_PTX_SCOPE_GPU;
+        f->scope = SC_SCOPE_GPU;
     else if (eq(m, "sys"))
-        f->scope = SC_PTX_SCOPE_SYS;
+        f->scope = SC_SCOPE_SYS;
     else
         return bad_mod(out, in, m);
     out->family = SC_PTX_FAM_FENCE;
@@ -1073,7 +1073,7 @@ static void dec_mbarrier(const ScPtxInstr *in, ScPtxSema *out)
         return set_unknown(out, "mbarrier form is not known");
     b->addr_op = b->count_op = b->state_op = b->result_op = -1;
     b->space = k.space ? k.space : SC_PTX_SPACE_GENERIC;
-    ScPtxSem sem_default = SC_PTX_SEM_NONE, sem_alt = SC_PTX_SEM_NONE;
+    ScSem sem_default = SC_SEM_NONE, sem_alt = SC_SEM_NONE;
     bool scoped = true, ok_ops = false;
     uint32_t n = in->n_ops;
     switch (b->op) {
@@ -1091,8 +1091,8 @@ static void dec_mbarrier(const ScPtxInstr *in, ScPtxSema *out)
     case SC_PTX_MBAR_ARRIVE:
     case SC_PTX_MBAR_ARRIVE_DROP:
         /* ISA: arrive's .sem is .release (default) or .relaxed; .scope .cta (default) or .cluster. */
-        sem_default = SC_PTX_SEM_RELEASE;
-        sem_alt = SC_PTX_SEM_RELAXED;
+        sem_default = SC_SEM_RELEASE;
+        sem_alt = SC_SEM_RELAXED;
         ok_ops = (n == 2 || n == 3) && op_is(in, 1, SC_PTX_OPND_ADDR) &&
                  ((!b->expect_tx && !b->no_complete) || n == 3);
         b->state_op = 0;
@@ -1101,7 +1101,7 @@ static void dec_mbarrier(const ScPtxInstr *in, ScPtxSema *out)
         break;
     case SC_PTX_MBAR_EXPECT_TX:
     case SC_PTX_MBAR_COMPLETE_TX:
-        sem_default = SC_PTX_SEM_RELAXED;
+        sem_default = SC_SEM_RELAXED;
         ok_ops = n == 2 && op_is(in, 0, SC_PTX_OPND_ADDR);
         b->addr_op = 0;
         b->count_op = 1;
@@ -1109,8 +1109,8 @@ static void dec_mbarrier(const ScPtxInstr *in, ScPtxSema *out)
     case SC_PTX_MBAR_TEST_WAIT:
     case SC_PTX_MBAR_TRY_WAIT:
         /* ISA: waits are .acquire (default) or .relaxed, .cta (default) or .cluster. */
-        sem_default = SC_PTX_SEM_ACQUIRE;
-        sem_alt = SC_PTX_SEM_RELAXED;
+        sem_default = SC_SEM_ACQUIRE;
+        sem_alt = SC_SEM_RELAXED;
         ok_ops = (n == 3 || (n == 4 && b->op == SC_PTX_MBAR_TRY_WAIT)) && op_is(in, 1, SC_PTX_OPND_ADDR);
         b->result_op = 0;
         b->addr_op = 1;
@@ -1135,15 +1135,15 @@ static void dec_mbarrier(const ScPtxInstr *in, ScPtxSema *out)
     if (!scoped) {
         if (k.sem || k.scope)
             return set_unknown(out, "mbarrier operation takes no .sem or .scope");
-        b->sem = SC_PTX_SEM_NONE;
-        b->scope = SC_PTX_SCOPE_NONE;
+        b->sem = SC_SEM_NONE;
+        b->scope = SC_SCOPE_NONE;
     } else {
         if (k.sem && k.sem != sem_default && k.sem != sem_alt)
             return set_unknown(out, "mbarrier .%s is not valid here", sc_ptx_sem_name(k.sem));
-        if (k.scope && k.scope != SC_PTX_SCOPE_CTA && k.scope != SC_PTX_SCOPE_CLUSTER)
+        if (k.scope && k.scope != SC_SCOPE_CTA && k.scope != SC_SCOPE_CLUSTER)
             return set_unknown(out, "mbarrier .scope must be .cta or .cluster");
         b->sem = k.sem ? k.sem : sem_default;
-        b->scope = k.scope ? k.scope : SC_PTX_SCOPE_CTA;
+        b->scope = k.scope ? k.scope : SC_SCOPE_CTA;
     }
     out->family = SC_PTX_FAM_MBARRIER;
 }
@@ -1172,8 +1172,8 @@ static void dec_cp_async_mbarrier(const ScPtxInstr *in, ScPtxSema *out)
     if (in->n_ops != 1 || !op_is(in, 0, SC_PTX_OPND_ADDR))
         return bad_operands(out, in);
     b->op = SC_PTX_MBAR_CP_ASYNC_ARRIVE;
-    b->sem = SC_PTX_SEM_NONE;
-    b->scope = SC_PTX_SCOPE_NONE;
+    b->sem = SC_SEM_NONE;
+    b->scope = SC_SCOPE_NONE;
     b->space = k.space ? k.space : SC_PTX_SPACE_GENERIC;
     b->addr_op = 0;
     b->count_op = b->state_op = b->result_op = -1;
@@ -1413,7 +1413,7 @@ static void dec_tensormap(const ScPtxInstr *in, ScPtxSema *out)
                 return bad_mod(out, in, m);
             }
         }
-        if (n_spaces != 2 || !proxy || k.sem != SC_PTX_SEM_RELEASE || !k.scope || k.conflict)
+        if (n_spaces != 2 || !proxy || k.sem != SC_SEM_RELEASE || !k.scope || k.conflict)
             return set_unknown(out, "tensormap.cp_fenceproxy form is not known");
         if (in->n_ops != 3 || !op_is(in, 0, SC_PTX_OPND_ADDR) || !op_is(in, 1, SC_PTX_OPND_ADDR))
             return bad_operands(out, in);
@@ -1424,7 +1424,7 @@ static void dec_tensormap(const ScPtxInstr *in, ScPtxSema *out)
         c->size = imm_u32(in, 2);
         c->src_size_op = c->mbar_op = -1;
         c->completion = SC_PTX_COMPLETE_NONE;
-        c->sem = SC_PTX_SEM_RELEASE;
+        c->sem = SC_SEM_RELEASE;
         c->scope = k.scope;
         out->family = SC_PTX_FAM_COPY;
         return;
@@ -1443,7 +1443,7 @@ static void dec_tensormap(const ScPtxInstr *in, ScPtxSema *out)
         out->family = SC_PTX_FAM_MEM;
         mem->kind = SC_PTX_ACCESS_WRITE;
         mem->space = k.space ? k.space : SC_PTX_SPACE_GENERIC;
-        mem->sem = SC_PTX_SEM_WEAK;
+        mem->sem = SC_SEM_WEAK;
         mem->addr_op = 0;
         mem->size = mem->elem_size = 128;
         mem->n_elems = 1;
@@ -1495,7 +1495,7 @@ static void dec_xmatrix(const ScPtxInstr *in, ScPtxSema *out, bool store)
     out->family = SC_PTX_FAM_MATRIX;
     mem->kind = store ? SC_PTX_ACCESS_WRITE : SC_PTX_ACCESS_READ;
     mem->space = k.space ? k.space : SC_PTX_SPACE_GENERIC;
-    mem->sem = SC_PTX_SEM_WEAK;
+    mem->sem = SC_SEM_WEAK;
     mem->addr_op = addr;
     mem->elem_size = 2;
     mem->n_elems = 8;
@@ -1532,7 +1532,7 @@ static void dec_wmma(const ScPtxInstr *in, ScPtxSema *out)
     out->family = SC_PTX_FAM_MATRIX;
     mem->kind = load ? SC_PTX_ACCESS_READ : SC_PTX_ACCESS_WRITE;
     mem->space = k.space ? k.space : SC_PTX_SPACE_GENERIC;
-    mem->sem = SC_PTX_SEM_WEAK;
+    mem->sem = SC_SEM_WEAK;
     mem->addr_op = addr;
     mem->collective = true;
 }
@@ -1558,7 +1558,7 @@ static void dec_wgmma(const ScPtxInstr *in, ScPtxSema *out)
     out->family = SC_PTX_FAM_MATRIX;
     mem->kind = SC_PTX_ACCESS_READ;
     mem->space = SC_PTX_SPACE_SHARED_CTA;
-    mem->sem = SC_PTX_SEM_WEAK;
+    mem->sem = SC_SEM_WEAK;
     mem->addr_op = -1;
     mem->async = true;
     mem->collective = true;
@@ -1577,7 +1577,7 @@ static void dec_texsurf(const ScPtxInstr *in, ScPtxSema *out)
     out->family = SC_PTX_FAM_TEXSURF;
     mem->kind = write ? SC_PTX_ACCESS_WRITE : red ? SC_PTX_ACCESS_RED : SC_PTX_ACCESS_READ;
     mem->space = SC_PTX_SPACE_TEXSURF;
-    mem->sem = SC_PTX_SEM_WEAK;
+    mem->sem = SC_SEM_WEAK;
     mem->addr_op = addr;
     mem->outside_model = true;
 }
@@ -2001,19 +2001,19 @@ bool sc_ptx_check_known(const ScPtxModule *m, ScErr *err)
     return true;
 }
 
-bool sc_ptx_sem_is_strong(ScPtxSem sem)
+bool sc_ptx_sem_is_strong(ScSem sem)
 {
     switch (sem) {
-    case SC_PTX_SEM_RELAXED:
-    case SC_PTX_SEM_ACQUIRE:
-    case SC_PTX_SEM_RELEASE:
-    case SC_PTX_SEM_ACQ_REL:
-    case SC_PTX_SEM_SC:
-    case SC_PTX_SEM_VOLATILE:
-    case SC_PTX_SEM_MMIO:
+    case SC_SEM_RELAXED:
+    case SC_SEM_ACQUIRE:
+    case SC_SEM_RELEASE:
+    case SC_SEM_ACQ_REL:
+    case SC_SEM_SC:
+    case SC_SEM_VOLATILE:
+    case SC_SEM_MMIO:
         return true;
-    case SC_PTX_SEM_NONE:
-    case SC_PTX_SEM_WEAK:
+    case SC_SEM_NONE:
+    case SC_SEM_WEAK:
         return false;
     }
     return false;
@@ -2074,30 +2074,30 @@ const char *sc_ptx_access_name(ScPtxAccess a)
     return "?";
 }
 
-const char *sc_ptx_sem_name(ScPtxSem s)
+const char *sc_ptx_sem_name(ScSem s)
 {
     switch (s) {
-    case SC_PTX_SEM_NONE: return "-";
-    case SC_PTX_SEM_WEAK: return "weak";
-    case SC_PTX_SEM_RELAXED: return "relaxed";
-    case SC_PTX_SEM_ACQUIRE: return "acquire";
-    case SC_PTX_SEM_RELEASE: return "release";
-    case SC_PTX_SEM_ACQ_REL: return "acq_rel";
-    case SC_PTX_SEM_SC: return "sc";
-    case SC_PTX_SEM_VOLATILE: return "volatile";
-    case SC_PTX_SEM_MMIO: return "mmio";
+    case SC_SEM_NONE: return "-";
+    case SC_SEM_WEAK: return "weak";
+    case SC_SEM_RELAXED: return "relaxed";
+    case SC_SEM_ACQUIRE: return "acquire";
+    case SC_SEM_RELEASE: return "release";
+    case SC_SEM_ACQ_REL: return "acq_rel";
+    case SC_SEM_SC: return "sc";
+    case SC_SEM_VOLATILE: return "volatile";
+    case SC_SEM_MMIO: return "mmio";
     }
     return "?";
 }
 
-const char *sc_ptx_scope_name(ScPtxScope s)
+const char *sc_ptx_scope_name(ScScope s)
 {
     switch (s) {
-    case SC_PTX_SCOPE_NONE: return "-";
-    case SC_PTX_SCOPE_CTA: return "cta";
-    case SC_PTX_SCOPE_CLUSTER: return "cluster";
-    case SC_PTX_SCOPE_GPU: return "gpu";
-    case SC_PTX_SCOPE_SYS: return "sys";
+    case SC_SCOPE_NONE: return "-";
+    case SC_SCOPE_CTA: return "cta";
+    case SC_SCOPE_CLUSTER: return "cluster";
+    case SC_SCOPE_GPU: return "gpu";
+    case SC_SCOPE_SYS: return "sys";
     }
     return "?";
 }

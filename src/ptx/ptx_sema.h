@@ -5,6 +5,7 @@
 #include "common/sc_defs.h"
 #include "common/sc_err.h"
 #include "ptx/ptx.h"
+#include "rules/memory_model.h"
 
 /*
  * sc_ptx_classify() decodes one instruction from its opcode, its modifiers
@@ -63,25 +64,7 @@ typedef enum ScPtxAccess {
     SC_PTX_ACCESS_RED,           /* atomic reduction without a result (red, sured, bulk reduce) */
 } ScPtxAccess;
 
-typedef enum ScPtxSem {
-    SC_PTX_SEM_NONE,             /* not a memory or ordering operation */
-    SC_PTX_SEM_WEAK,
-    SC_PTX_SEM_RELAXED,
-    SC_PTX_SEM_ACQUIRE,
-    SC_PTX_SEM_RELEASE,
-    SC_PTX_SEM_ACQ_REL,
-    SC_PTX_SEM_SC,               /* fence.sc, membar */
-    SC_PTX_SEM_VOLATILE,         /* ld/st.volatile: relaxed at .sys scope (scope says SYS) */
-    SC_PTX_SEM_MMIO,             /* ld/st.mmio.relaxed.sys */
-} ScPtxSem;
-
-typedef enum ScPtxScope {
-    SC_PTX_SCOPE_NONE,           /* weak accesses, proxy fences, CTA barriers */
-    SC_PTX_SCOPE_CTA,
-    SC_PTX_SCOPE_CLUSTER,
-    SC_PTX_SCOPE_GPU,
-    SC_PTX_SCOPE_SYS,
-} ScPtxScope;
+/* ScSem and ScScope: rules/memory_model.h. */
 
 typedef enum ScPtxAtomOp {
     SC_PTX_ATOM_NONE,
@@ -101,8 +84,8 @@ typedef enum ScPtxAtomOp {
 typedef struct ScPtxMem {
     ScPtxAccess kind;
     ScPtxSpace space;
-    ScPtxSem sem;
-    ScPtxScope scope;
+    ScSem sem;
+    ScScope scope;
     /* Bytes one thread accesses at its address: n_elems * elem_size (.v4.u32
      * is 16, .f16x2 is 4, .b128 is 16). 0 when the access is not one
      * contiguous range per thread (wmma tiles, wgmma descriptors, tex/surf). */
@@ -163,8 +146,8 @@ typedef enum ScPtxProxy {
 
 typedef struct ScPtxFence {
     ScPtxFenceKind kind;
-    ScPtxSem sem;                /* MEMORY: SC, ACQ_REL, ACQUIRE or RELEASE; proxy/init: as written */
-    ScPtxScope scope;
+    ScSem sem;                /* MEMORY: SC, ACQ_REL, ACQUIRE or RELEASE; proxy/init: as written */
+    ScScope scope;
     ScPtxProxy proxy;
     ScPtxSpace restrict_space;   /* .sync_restrict::shared::{cta,cluster}; NONE if not restricted */
     bool membar;                 /* spelled membar.* */
@@ -187,8 +170,8 @@ typedef enum ScPtxMbarOp {
 /* MBARRIER. */
 typedef struct ScPtxMbar {
     ScPtxMbarOp op;
-    ScPtxSem sem;                /* arrive*: RELEASE/RELAXED; waits: ACQUIRE/RELAXED; tx: RELAXED; else NONE */
-    ScPtxScope scope;            /* CTA or CLUSTER where the op has one; else NONE */
+    ScSem sem;                /* arrive*: RELEASE/RELAXED; waits: ACQUIRE/RELAXED; tx: RELAXED; else NONE */
+    ScScope scope;            /* CTA or CLUSTER where the op has one; else NONE */
     ScPtxSpace space;            /* of the mbarrier object */
     bool expect_tx;              /* arrive.expect_tx / arrive_drop.expect_tx */
     bool no_complete;            /* .noComplete */
@@ -203,7 +186,7 @@ typedef struct ScPtxMbar {
 /* CLUSTER_BARRIER. */
 typedef struct ScPtxClusterBar {
     bool wait;                   /* barrier.cluster.wait; false: .arrive */
-    ScPtxSem sem;                /* arrive: RELEASE (default) or RELAXED; wait: ACQUIRE */
+    ScSem sem;                /* arrive: RELEASE (default) or RELAXED; wait: ACQUIRE */
     bool aligned;
 } ScPtxClusterBar;
 
@@ -238,8 +221,8 @@ typedef struct ScPtxCopy {
     bool tensor_tile;            /* tensor copies: .tile mode (the default), not im2col,
                                     gather4 or scatter4 */
     bool multicast;              /* .multicast::cluster */
-    ScPtxSem sem;                /* TENSORMAP: RELEASE */
-    ScPtxScope scope;
+    ScSem sem;                /* TENSORMAP: RELEASE */
+    ScScope scope;
 } ScPtxCopy;
 
 typedef enum ScPtxGroupOp {
@@ -353,14 +336,14 @@ int sc_ptx_sreg_lookup(const char *name);
 
 /* True for operations the memory model calls strong: a fence, or an access
  * with .relaxed/.acquire/.release/.acq_rel/.volatile/.mmio (and every atomic). */
-bool sc_ptx_sem_is_strong(ScPtxSem sem);
+bool sc_ptx_sem_is_strong(ScSem sem);
 
 /* Names for messages and tests: "shared::cta", "acq_rel", "cluster", ... */
 const char *sc_ptx_family_name(ScPtxFamily f);
 const char *sc_ptx_space_name(ScPtxSpace s);
 const char *sc_ptx_access_name(ScPtxAccess a);
-const char *sc_ptx_sem_name(ScPtxSem s);
-const char *sc_ptx_scope_name(ScPtxScope s);
+const char *sc_ptx_sem_name(ScSem s);
+const char *sc_ptx_scope_name(ScScope s);
 const char *sc_ptx_atom_op_name(ScPtxAtomOp op);
 const char *sc_ptx_sreg_name(ScPtxSreg s);
 

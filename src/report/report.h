@@ -6,6 +6,7 @@
 
 #include "common/sc_buf.h"
 #include "common/sc_err.h"
+#include "rules/memory_model.h"
 
 typedef enum ScCause {
 #define SC_CAUSE(id, name, severity, title, reason) SC_CAUSE_##id,
@@ -35,23 +36,8 @@ typedef enum ScRaceKind {
     SC_RACE_KIND_EXIT,    /* barrier_divergence: a thread that exited */
 } ScRaceKind;
 
-typedef enum ScRaceSem {
-    SC_RACE_SEM_WEAK,
-    SC_RACE_SEM_RELAXED,
-    SC_RACE_SEM_ACQUIRE,
-    SC_RACE_SEM_RELEASE,
-    SC_RACE_SEM_ACQ_REL,
-    SC_RACE_SEM_VOLATILE,
-    SC_RACE_SEM_MMIO,
-} ScRaceSem;
 
-typedef enum ScRaceScope {
-    SC_RACE_SCOPE_NONE, /* weak accesses */
-    SC_RACE_SCOPE_CTA,
-    SC_RACE_SCOPE_CLUSTER,
-    SC_RACE_SCOPE_GPU,
-    SC_RACE_SCOPE_SYS,
-} ScRaceScope;
+
 
 /* A site id names one instrumented instruction; ids are unique in the process
  * (never reused, also across modules: a module's per-module site index plus a
@@ -78,8 +64,8 @@ typedef struct ScRaceAccess {
     uint32_t block[3];  /* blockIdx x, y, z */
     uint16_t size;      /* bytes accessed, 1..256 (0 for a barrier or exit) */
     uint8_t kind;       /* ScRaceKind */
-    uint8_t sem;        /* ScRaceSem */
-    uint8_t scope;      /* ScRaceScope */
+    uint8_t sem;        /* ScSem; SC_SEM_NONE (a record that gives none) reads as weak */
+    uint8_t scope;      /* ScScope */
     uint8_t who;        /* ScRaceWho (a previous side only) */
 } ScRaceAccess;
 
@@ -89,8 +75,8 @@ typedef struct ScRaceRecord {
     uint8_t cause;      /* ScCause */
     uint8_t severity;   /* ScSeverity */
     uint8_t space;      /* ScRaceSpace */
-    uint8_t sync_scope; /* ScRaceScope of the too-narrow fence or lock (fence_scope,
-                           lock_scope); SC_RACE_SCOPE_NONE otherwise */
+    uint8_t sync_scope; /* ScScope of the too-narrow fence or lock (fence_scope,
+                           lock_scope); SC_SCOPE_NONE otherwise */
     ScRaceAccess cur;   /* the access that found the race */
     ScRaceAccess prev;  /* the earlier, conflicting access from the shadow state */
 } ScRaceRecord;

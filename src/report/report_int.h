@@ -94,8 +94,8 @@ struct ScReport {
 /* report_model.c */
 const char *sc_report_intern(ScReport *r, const char *s);
 const char *sc_report_kind_name(ScRaceKind kind);
-const char *sc_report_sem_name(ScRaceSem sem);
-const char *sc_report_scope_name(ScRaceScope scope);
+const char *sc_report_sem_name(ScSem sem);
+const char *sc_report_scope_name(ScScope scope);
 const char *sc_report_space_name(ScRaceSpace space);
 /* threadIdx as one number in the launch's block shape (lane = % 32, warp = / 32). */
 uint32_t sc_report_linear_thread(const ScReportRace *race, const ScRaceAccess *a);

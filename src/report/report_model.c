@@ -95,40 +95,43 @@ const char *sc_report_kind_name(ScRaceKind kind)
     return "?";
 }
 
-const char *sc_report_sem_name(ScRaceSem sem)
+const char *sc_report_sem_name(ScSem sem)
 {
     switch (sem) {
-    case SC_RACE_SEM_WEAK:
+    case SC_SEM_NONE:
+    case SC_SEM_WEAK:
         return "weak";
-    case SC_RACE_SEM_RELAXED:
+    case SC_SEM_RELAXED:
         return "relaxed";
-    case SC_RACE_SEM_ACQUIRE:
+    case SC_SEM_ACQUIRE:
         return "acquire";
-    case SC_RACE_SEM_RELEASE:
+    case SC_SEM_RELEASE:
         return "release";
-    case SC_RACE_SEM_ACQ_REL:
+    case SC_SEM_ACQ_REL:
         return "acq_rel";
-    case SC_RACE_SEM_VOLATILE:
+    case SC_SEM_SC:
+        return "sc";
+    case SC_SEM_VOLATILE:
         return "volatile";
-    case SC_RACE_SEM_MMIO:
+    case SC_SEM_MMIO:
         return "mmio";
     }
     return "?";
 }
 
-/* NULL for SC_RACE_SCOPE_NONE, which JSON writes as null. */
-const char *sc_report_scope_name(ScRaceScope scope)
+/* NULL for SC_SCOPE_NONE, which JSON writes as null. */
+const char *sc_report_scope_name(ScScope scope)
 {
     switch (scope) {
-    case SC_RACE_SCOPE_NONE:
+    case SC_SCOPE_NONE:
         return NULL;
-    case SC_RACE_SCOPE_CTA:
+    case SC_SCOPE_CTA:
         return "cta";
-    case SC_RACE_SCOPE_CLUSTER:
+    case SC_SCOPE_CLUSTER:
         return "cluster";
-    case SC_RACE_SCOPE_GPU:
+    case SC_SCOPE_GPU:
         return "gpu";
-    case SC_RACE_SCOPE_SYS:
+    case SC_SCOPE_SYS:
         return "sys";
     }
     return "?";
@@ -501,7 +504,7 @@ bool sc_report_add_unchecked(ScReport *r, const char *kernel, ScErr *err)
  * but no size: size 0 means unknown there, and only there. */
 static bool access_ok(const ScRaceAccess *a, bool barrier_divergence, bool previous)
 {
-    if (a->sem > SC_RACE_SEM_MMIO || a->scope > SC_RACE_SCOPE_SYS || a->who > SC_RACE_WHO_ANY ||
+    if (a->sem > SC_SEM_MMIO || a->scope > SC_SCOPE_SYS || a->who > SC_RACE_WHO_ANY ||
         (a->who != SC_RACE_WHO_THREAD && (!previous || a->site != SC_REPORT_SITE_NONE)))
         return false;
     if (barrier_divergence) {
@@ -517,7 +520,7 @@ static bool access_ok(const ScRaceAccess *a, bool barrier_divergence, bool previ
 static bool record_ok(const ScRaceRecord *rec)
 {
     if (rec->cause >= SC_CAUSE_COUNT_ || rec->severity > SC_SEVERITY_ERROR ||
-        rec->space > SC_RACE_SPACE_NONE || rec->sync_scope > SC_RACE_SCOPE_SYS)
+        rec->space > SC_RACE_SPACE_NONE || rec->sync_scope > SC_SCOPE_SYS)
         return false;
     bool bd = rec->cause == SC_CAUSE_BARRIER_DIVERGENCE;
     if (bd != (rec->space == SC_RACE_SPACE_NONE))

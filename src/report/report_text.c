@@ -56,10 +56,10 @@ void sc_report_text_access(const ScRaceAccess *a, bool previous, bool capital, S
         sc_buf_printf(out, " of size %u", (unsigned)a->size);
 
     /* Only what differs from the plain form: weak for ld/st, relaxed for atom. */
-    ScRaceSem sem = (ScRaceSem)a->sem;
-    ScRaceScope scope = (ScRaceScope)a->scope;
-    bool show_sem = sem != (kind == SC_RACE_KIND_ATOMIC ? SC_RACE_SEM_RELAXED : SC_RACE_SEM_WEAK);
-    bool show_scope = scope != SC_RACE_SCOPE_NONE && sem != SC_RACE_SEM_VOLATILE;
+    ScSem sem = a->sem == SC_SEM_NONE ? SC_SEM_WEAK : (ScSem)a->sem;
+    ScScope scope = (ScScope)a->scope;
+    bool show_sem = sem != (kind == SC_RACE_KIND_ATOMIC ? SC_SEM_RELAXED : SC_SEM_WEAK);
+    bool show_scope = scope != SC_SCOPE_NONE && sem != SC_SEM_VOLATILE;
     if (show_sem || show_scope) {
         sc_buf_puts(out, " (");
         if (show_sem)
@@ -135,31 +135,31 @@ static void cluster_of(const ScReportRace *race, const uint32_t block[3], uint32
         out[i] = race->cluster[i] ? block[i] / race->cluster[i] : block[i];
 }
 
-static bool scope_includes(const ScReportRace *race, ScRaceScope scope, const uint32_t a[3],
+static bool scope_includes(const ScReportRace *race, ScScope scope, const uint32_t a[3],
                            const uint32_t b[3])
 {
     uint32_t ca[3], cb[3];
     switch (scope) {
-    case SC_RACE_SCOPE_NONE:
+    case SC_SCOPE_NONE:
         return false;
-    case SC_RACE_SCOPE_CTA:
+    case SC_SCOPE_CTA:
         return memcmp(a, b, 3 * sizeof *a) == 0;
-    case SC_RACE_SCOPE_CLUSTER:
+    case SC_SCOPE_CLUSTER:
         cluster_of(race, a, ca);
         cluster_of(race, b, cb);
         return memcmp(ca, cb, sizeof ca) == 0;
-    case SC_RACE_SCOPE_GPU:
-    case SC_RACE_SCOPE_SYS:
+    case SC_SCOPE_GPU:
+    case SC_SCOPE_SYS:
         return true;
     }
     return false;
 }
 
 /* "block (0,0,0)" or, for cluster scope, "cluster (0,0,0)". */
-static void scope_unit(const ScReportRace *race, ScRaceScope scope, const uint32_t block[3],
+static void scope_unit(const ScReportRace *race, ScScope scope, const uint32_t block[3],
                        ScBuf *out)
 {
-    if (scope == SC_RACE_SCOPE_CLUSTER) {
+    if (scope == SC_SCOPE_CLUSTER) {
         uint32_t c[3];
         cluster_of(race, block, c);
         sc_buf_puts(out, "cluster ");
@@ -183,8 +183,8 @@ static void explain_access_scopes(const ScReportRace *race, ScBuf *out)
     }
     for (int i = 0; i < 2; i++) {
         const ScRaceAccess *a = side[i], *o = side[1 - i];
-        ScRaceScope scope = (ScRaceScope)a->scope;
-        if (scope == SC_RACE_SCOPE_NONE) {
+        ScScope scope = (ScScope)a->scope;
+        if (scope == SC_SCOPE_NONE) {
             sc_buf_printf(out, "%sthe %s access is weak (it has no scope)", sep, name[i]);
             sep = "; ";
         } else if (!scope_includes(race, scope, a->block, o->block)) {
@@ -193,7 +193,7 @@ static void explain_access_scopes(const ScReportRace *race, ScBuf *out)
             scope_unit(race, scope, a->block, out);
             sc_buf_printf(out, ") does not include the %s access's block ", name[1 - i]);
             sc_report_text_dim3(o->block, out);
-            if (scope == SC_RACE_SCOPE_CLUSTER) {
+            if (scope == SC_SCOPE_CLUSTER) {
                 sc_buf_puts(out, " in ");
                 scope_unit(race, scope, o->block, out);
             }
@@ -205,8 +205,8 @@ static void explain_access_scopes(const ScReportRace *race, ScBuf *out)
 /* fence_scope and lock_scope: the synchronization's scope against both threads. */
 static void explain_sync_scope(const ScReportRace *race, ScBuf *out)
 {
-    ScRaceScope scope = (ScRaceScope)race->rec.sync_scope;
-    if (scope == SC_RACE_SCOPE_NONE)
+    ScScope scope = (ScScope)race->rec.sync_scope;
+    if (scope == SC_SCOPE_NONE)
         return;
     const uint32_t *a = race->rec.cur.block, *b = race->rec.prev.block;
     sc_buf_printf(out, ": scope .%s", sc_report_scope_name(scope));

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "rules/memory_model.h"
+
 #ifdef __CUDACC__
 #define SC_HD __host__ __device__
 #else
@@ -89,13 +91,7 @@ typedef enum ScRulesCls {
     SC_RULES_NCLS
 } ScRulesCls;
 
-typedef enum ScRulesScope {
-    SC_RULES_SCOPE_NONE, /* weak accesses */
-    SC_RULES_SCOPE_CTA,
-    SC_RULES_SCOPE_CLUSTER, /* the blocks of one cluster (ScRulesAccess.cluster) */
-    SC_RULES_SCOPE_GPU,
-    SC_RULES_SCOPE_SYS,
-} ScRulesScope;
+
 
 /* Where the recorded accesses of one class lie relative to the recorded (last)
  * accessor. Ordered so that a later position is unordered with at least every thread
@@ -254,7 +250,7 @@ SC_HD static inline void sc_rules_warp_sync(ScRulesWarpClk *c, uint32_t lanes, i
  * makes it, and that thread's clocks. */
 typedef struct ScRulesAccess {
     uint8_t cls;   /* ScRulesCls */
-    uint8_t scope; /* ScRulesScope; SC_RULES_SCOPE_NONE for weak accesses */
+    uint8_t scope; /* ScScope; SC_SCOPE_NONE for weak accesses */
     uint8_t mask;  /* the bytes of this 4-byte word it covers, 1..15 */
     uint32_t blk;  /* linear block index (the word keeps SC_RULES_BLK_BITS of it) */
     uint32_t tid;  /* linear thread index in the block, < 1024: warp = tid / 32 */
@@ -457,7 +453,7 @@ SC_HD static inline int rules_is_read(int c)
  * its cluster (rules_pair). */
 SC_HD static inline int rules_block_scoped(int scope)
 {
-    return scope == SC_RULES_SCOPE_CTA || scope == SC_RULES_SCOPE_CLUSTER;
+    return scope == SC_SCOPE_CTA || scope == SC_SCOPE_CLUSTER;
 }
 
 /* A family's slot for access a at site `id`: 26 bits for reads, 27 for writes. */
@@ -1014,7 +1010,7 @@ SC_HD static inline int rules_pair(const RulesRel *r, const ScRulesAccess *a, in
      * the history (the grid's summary too) is taken to be of that cluster, its narrow
      * writes (xcta) cluster-scoped (docs/rules.md section 11, "Clusters"). */
     int in_cluster = r->cluster_peer;
-    int spans = !rules_block_scoped(a->scope) || (in_cluster && a->scope == SC_RULES_SCOPE_CLUSTER);
+    int spans = !rules_block_scoped(a->scope) || (in_cluster && a->scope == SC_SCOPE_CLUSTER);
     int scope_ok = !cross || (spans && (!c_cta || in_cluster));
     if (strong && fp == RULES_FP_SAME && scope_ok) {
         if (cross)
@@ -1074,7 +1070,7 @@ SC_HD static inline int rules_joins(const ScRulesState *s, const ScRulesAccess *
         s->reach[cls] < (r->same_blk ? SC_RULES_POS_BLOCK : SC_RULES_POS_GRID))
         return 0;
     if (cls == SC_RULES_CLS_ATOMIC &&
-        (r->same_blk ? rules_block_scoped(a->scope) && !s->xcta : a->scope < SC_RULES_SCOPE_GPU))
+        (r->same_blk ? rules_block_scoped(a->scope) && !s->xcta : a->scope < SC_SCOPE_GPU))
         return 0;
     for (int c = 0; c < SC_RULES_NCLS; c++)
         if (c != cls && s->reach[c] != SC_RULES_POS_NONE && !(r->same_blk && s->reach[c] == SC_RULES_POS_BSYNC))
@@ -1708,7 +1704,7 @@ SC_HD static inline int sc_rules_prior_race(uint64_t prior, uint64_t site, const
     if (!cell && (mask & a->mask) == 0)
         return -1;
     int a_strong = a->cls != SC_RULES_CLS_READ && a->cls != SC_RULES_CLS_WRITE;
-    int a_wide = a_strong && a->scope >= SC_RULES_SCOPE_GPU && mask == a->mask;
+    int a_wide = a_strong && a->scope >= SC_SCOPE_GPU && mask == a->mask;
     uint64_t read_slot = rules_site_slot_of(site, SC_RULES_CLS_SREAD);
     int sread_narrow = rules_site_slot_cls(read_slot, SC_RULES_CLS_SREAD) == SC_RULES_CLS_SREAD &&
                        (read_slot & ((1u << SC_RULES_SITE_BITS) - 1u)) != 0 &&

@@ -26,7 +26,7 @@ extern "C" __global__ void sc_devrt_caller(int *out, int n)
     uint32_t t = threadIdx.x;
     __scord_entry(0);
     __scord_access((uint64_t)&tile[t % 64],
-                   SC_ABI_INFO(4, SC_ABI_KIND_WRITE, SC_ABI_SEM_WEAK, SC_ABI_SCOPE_NONE,
+                   SC_ABI_INFO(4, SC_ABI_KIND_WRITE, SC_SEM_WEAK, SC_SCOPE_NONE,
                                SC_ABI_SPACE_SHARED),
                    1, t);
     tile[t % 64] = (int)t;
@@ -34,32 +34,32 @@ extern "C" __global__ void sc_devrt_caller(int *out, int n)
     __syncthreads();
     __scord_bar_pass(2, 0, SC_ABI_ALL_THREADS);
     __scord_access((uint64_t)&tile[63 - t % 64],
-                   SC_ABI_INFO(4, SC_ABI_KIND_READ, SC_ABI_SEM_WEAK, SC_ABI_SCOPE_NONE,
+                   SC_ABI_INFO(4, SC_ABI_KIND_READ, SC_SEM_WEAK, SC_SCOPE_NONE,
                                SC_ABI_SPACE_SHARED),
                    3, 0);
     int v = tile[63 - t % 64];
     __syncwarp(0x0000ffffu);
     __scord_syncwarp(4, 0x0000ffffu);
     __scord_access((uint64_t)&out[t],
-                   SC_ABI_INFO(4, SC_ABI_KIND_RMW, SC_ABI_SEM_RELAXED, SC_ABI_SCOPE_GPU,
+                   SC_ABI_INFO(4, SC_ABI_KIND_RMW, SC_SEM_RELAXED, SC_SCOPE_GPU,
                                SC_ABI_SPACE_GENERIC),
                    5, 0);
     atomicAdd(&out[t], v);
     __threadfence();
-    __scord_fence(8, SC_ABI_INFO(0, SC_ABI_KIND_FENCE, SC_ABI_SEM_ACQ_REL, SC_ABI_SCOPE_GPU, 0));
+    __scord_fence(8, SC_ABI_INFO(0, SC_ABI_KIND_FENCE, SC_SEM_ACQ_REL, SC_SCOPE_GPU, 0));
     __scord_sync((uint64_t)&tile[0],
-                 SC_ABI_INFO(8, SC_ABI_KIND_RMW, SC_ABI_SEM_RELEASE, SC_ABI_SCOPE_CTA, SC_ABI_SPACE_SHARED), 9);
+                 SC_ABI_INFO(8, SC_ABI_KIND_RMW, SC_SEM_RELEASE, SC_SCOPE_CTA, SC_ABI_SPACE_SHARED), 9);
     __scord_sync((uint64_t)&tile[0],
-                 SC_ABI_INFO(8, SC_ABI_KIND_READ, SC_ABI_SEM_ACQUIRE, SC_ABI_SCOPE_CTA, SC_ABI_SPACE_SHARED), 10);
-    __scord_fence(10, SC_ABI_INFO(8, SC_ABI_KIND_READ, SC_ABI_SEM_ACQUIRE, SC_ABI_SCOPE_CTA, SC_ABI_SPACE_SHARED));
+                 SC_ABI_INFO(8, SC_ABI_KIND_READ, SC_SEM_ACQUIRE, SC_SCOPE_CTA, SC_ABI_SPACE_SHARED), 10);
+    __scord_fence(10, SC_ABI_INFO(8, SC_ABI_KIND_READ, SC_SEM_ACQUIRE, SC_SCOPE_CTA, SC_ABI_SPACE_SHARED));
     __scord_async_copy((uint64_t)&tile[t % 16 * 4],
-                       SC_ABI_INFO(16, SC_ABI_KIND_WRITE, SC_ABI_SEM_WEAK, SC_ABI_SCOPE_NONE, SC_ABI_SPACE_SHARED), 11);
+                       SC_ABI_INFO(16, SC_ABI_KIND_WRITE, SC_SEM_WEAK, SC_SCOPE_NONE, SC_ABI_SPACE_SHARED), 11);
     __scord_async_group(SC_ABI_ASYNC_COMMIT);
     __scord_async_group(0);
     __scord_async_group(SC_ABI_ASYNC_ARRIVE);
     __scord_bulk_copy((uint64_t)&tile[0], 13, (uint64_t)out, 14, 256);
-    __scord_cluster_barrier(12, SC_ABI_INFO(8, SC_ABI_KIND_RMW, SC_ABI_SEM_RELEASE, SC_ABI_SCOPE_CLUSTER, SC_ABI_SPACE_GLOBAL));
-    __scord_cluster_barrier(12, SC_ABI_INFO(8, SC_ABI_KIND_READ, SC_ABI_SEM_ACQUIRE, SC_ABI_SCOPE_CLUSTER, SC_ABI_SPACE_GLOBAL));
+    __scord_cluster_barrier(12, SC_ABI_INFO(8, SC_ABI_KIND_RMW, SC_SEM_RELEASE, SC_SCOPE_CLUSTER, SC_ABI_SPACE_GLOBAL));
+    __scord_cluster_barrier(12, SC_ABI_INFO(8, SC_ABI_KIND_READ, SC_SEM_ACQUIRE, SC_SCOPE_CLUSTER, SC_ABI_SPACE_GLOBAL));
     if ((int)t >= n) {
         __scord_exit();
         return;
@@ -68,7 +68,7 @@ extern "C" __global__ void sc_devrt_caller(int *out, int n)
     asm volatile("bar.sync 1, 64;" ::: "memory");
     __scord_bar_pass(6, 1, 64);
     __scord_access((uint64_t)&out[t + 1],
-                   SC_ABI_INFO(4, SC_ABI_KIND_WRITE, SC_ABI_SEM_WEAK, SC_ABI_SCOPE_NONE,
+                   SC_ABI_INFO(4, SC_ABI_KIND_WRITE, SC_SEM_WEAK, SC_SCOPE_NONE,
                                SC_ABI_SPACE_GLOBAL),
                    7, (uint64_t)v);
     out[t + 1] = v;

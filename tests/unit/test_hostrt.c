@@ -14,15 +14,16 @@
 /* Sites 1-4 of the cases, as the loader registers them (SC_ABI_INFO by site id). */
 static const uint32_t site_infos[] = {
     0,
-    SC_ABI_INFO(4, SC_ABI_KIND_WRITE, SC_ABI_SEM_WEAK, SC_ABI_SCOPE_NONE, SC_ABI_SPACE_GENERIC),
-    SC_ABI_INFO(4, SC_ABI_KIND_READ, SC_ABI_SEM_WEAK, SC_ABI_SCOPE_NONE, SC_ABI_SPACE_GENERIC),
-    SC_ABI_INFO(4, SC_ABI_KIND_RMW, SC_ABI_SEM_RELEASE, SC_ABI_SCOPE_GPU, SC_ABI_SPACE_GLOBAL) |
+    SC_ABI_INFO(4, SC_ABI_KIND_WRITE, SC_SEM_WEAK, SC_SCOPE_NONE, SC_ABI_SPACE_GENERIC),
+    SC_ABI_INFO(4, SC_ABI_KIND_READ, SC_SEM_WEAK, SC_SCOPE_NONE, SC_ABI_SPACE_GENERIC),
+    SC_ABI_INFO(4, SC_ABI_KIND_RMW, SC_SEM_RELEASE, SC_SCOPE_GPU, SC_ABI_SPACE_GLOBAL) |
         SC_ABI_INFO_LOCK,
-    SC_ABI_INFO(8, SC_ABI_KIND_RMW, SC_ABI_SEM_RELAXED, SC_ABI_SCOPE_CTA, SC_ABI_SPACE_GLOBAL),
+    SC_ABI_INFO(8, SC_ABI_KIND_RMW, SC_SEM_RELAXED, SC_SCOPE_CTA, SC_ABI_SPACE_GLOBAL),
 };
 
 static const char *const kinds[] = {"read", "write", "atomic", "barrier", "exit"};
-static const char *const sems[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "volatile", "mmio"};
+static const char *const sems[] = {"none",    "weak", "relaxed",  "acquire", "release",
+                                   "acq_rel", "sc",   "volatile", "mmio"}; /* ScSem */
 static const char *const scopes[] = {"-", "cta", "cluster", "gpu", "sys"};
 static const char *const whos[] = {"thread", "warp-of", "block-of", "any-near"};
 static const char *const spaces[] = {"shared", "global", "none"};
@@ -96,8 +97,8 @@ static ScDevRecord rec(ScCause cause, uint32_t cur_site, uint32_t cur_info, uint
     return r;
 }
 
-#define INFO(size, kind, sem, scope, space) SC_ABI_INFO(size, SC_ABI_KIND_##kind, SC_ABI_SEM_##sem, \
-                                                        SC_ABI_SCOPE_##scope, SC_ABI_SPACE_##space)
+#define INFO(size, kind, sem, scope, space) SC_ABI_INFO(size, SC_ABI_KIND_##kind, SC_SEM_##sem, \
+                                                        SC_SCOPE_##scope, SC_ABI_SPACE_##space)
 
 TEST(decode_golden)
 {

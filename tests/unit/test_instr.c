@@ -451,7 +451,7 @@ TEST(site_ids_start_at_the_base)
     CHECK_INT(1001, res.sites[1].id);
     CHECK_INT(SC_INSTR_SITE_ACCESS, res.sites[0].kind);
     CHECK_INT(SC_INSTR_SITE_BARRIER, res.sites[1].kind);
-    CHECK_INT(SC_ABI_INFO(4, SC_ABI_KIND_WRITE, SC_ABI_SEM_WEAK, SC_ABI_SCOPE_NONE, SC_ABI_SPACE_GLOBAL),
+    CHECK_INT(SC_ABI_INFO(4, SC_ABI_KIND_WRITE, SC_SEM_WEAK, SC_SCOPE_NONE, SC_ABI_SPACE_GLOBAL),
               res.sites[0].info);
     char *text = print_module(m);
     CHECK_CONTAINS(text, "st.param.b32 \t[__scord_a2], 1000;");
@@ -1096,16 +1096,16 @@ TEST(lineinfo_sites_name_their_source_lines)
                                        marker_line("histogram", "count"), &d);
         CHECK(s && d >= 1 && !path_is(&s->frames[0], "histogram"));
         CHECK(s && s->frames[0].function && strstr(s->frames[0].function, "atomicAdd"));
-        CHECK(s && SC_ABI_INFO_SCOPE(s->info) == SC_ABI_SCOPE_GPU && SC_ABI_INFO_SEM(s->info) == SC_ABI_SEM_RELAXED);
+        CHECK(s && SC_ABI_INFO_SCOPE(s->info) == SC_SCOPE_GPU && SC_ABI_INFO_SEM(s->info) == SC_SEM_RELAXED);
         s = site_at(&r, SC_INSTR_SITE_ACCESS, SC_ABI_KIND_RMW, SC_ABI_SPACE_GLOBAL, "histogram",
                     marker_line("histogram", "merge"), &d);
         CHECK(s != NULL);
         bool cta = false, sys = false;
         for (uint32_t i = 0; i < r.n_sites; i++) {
             cta |= SC_ABI_INFO_KIND(r.sites[i].info) == SC_ABI_KIND_RMW &&
-                   SC_ABI_INFO_SCOPE(r.sites[i].info) == SC_ABI_SCOPE_CTA;
+                   SC_ABI_INFO_SCOPE(r.sites[i].info) == SC_SCOPE_CTA;
             sys |= SC_ABI_INFO_KIND(r.sites[i].info) == SC_ABI_KIND_RMW &&
-                   SC_ABI_INFO_SCOPE(r.sites[i].info) == SC_ABI_SCOPE_SYS;
+                   SC_ABI_INFO_SCOPE(r.sites[i].info) == SC_SCOPE_SYS;
         }
         CHECK(cta && sys); /* atomicAdd_block, atomicAdd_system */
         sc_instr_result_free(&r);

@@ -253,9 +253,9 @@ static const int rules_cls[] = {
     [MR_ATOMIC] = SC_RULES_CLS_ATOMIC,
 };
 static const int rules_scope[] = {
-    [MR_SCOPE_NONE] = SC_RULES_SCOPE_NONE,
-    [MR_SCOPE_CTA] = SC_RULES_SCOPE_CTA,
-    [MR_SCOPE_GPU] = SC_RULES_SCOPE_GPU,
+    [MR_SCOPE_NONE] = SC_SCOPE_NONE,
+    [MR_SCOPE_CTA] = SC_SCOPE_CTA,
+    [MR_SCOPE_GPU] = SC_SCOPE_GPU,
 };
 
 static const char *rules_cause_name(int c)

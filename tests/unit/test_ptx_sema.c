@@ -736,7 +736,7 @@ TEST(mbarrier_operands)
     CHECK_INT(SC_PTX_MBAR_TRY_WAIT, s.u.mbar.op);
     CHECK_INT(0, s.u.mbar.result_op);
     CHECK_INT(2, s.u.mbar.state_op);
-    CHECK_INT(SC_PTX_SCOPE_CLUSTER, s.u.mbar.scope);
+    CHECK_INT(SC_SCOPE_CLUSTER, s.u.mbar.scope);
     s = classify("mbarrier.pending_count.b64 %r1, %rd1;");
     CHECK_INT(SC_PTX_MBAR_PENDING_COUNT, s.u.mbar.op);
     CHECK_INT(-1, s.u.mbar.addr_op);
@@ -810,12 +810,12 @@ TEST(control_and_special_registers)
 
 TEST(strong_semantics)
 {
-    CHECK(!sc_ptx_sem_is_strong(SC_PTX_SEM_WEAK));
-    CHECK(!sc_ptx_sem_is_strong(SC_PTX_SEM_NONE));
-    CHECK(sc_ptx_sem_is_strong(SC_PTX_SEM_RELAXED));
-    CHECK(sc_ptx_sem_is_strong(SC_PTX_SEM_VOLATILE));
-    CHECK(sc_ptx_sem_is_strong(SC_PTX_SEM_MMIO));
-    CHECK(sc_ptx_sem_is_strong(SC_PTX_SEM_SC));
+    CHECK(!sc_ptx_sem_is_strong(SC_SEM_WEAK));
+    CHECK(!sc_ptx_sem_is_strong(SC_SEM_NONE));
+    CHECK(sc_ptx_sem_is_strong(SC_SEM_RELAXED));
+    CHECK(sc_ptx_sem_is_strong(SC_SEM_VOLATILE));
+    CHECK(sc_ptx_sem_is_strong(SC_SEM_MMIO));
+    CHECK(sc_ptx_sem_is_strong(SC_SEM_SC));
 }
 
 TEST(check_known_points_at_the_instruction)

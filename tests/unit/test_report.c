@@ -1187,8 +1187,9 @@ static bool parse_enum(Golden *g, const char *s, const char *const *names, size_
 }
 
 static const char *const kind_names[] = {"read", "write", "atomic", "barrier", "exit"};
-static const char *const sem_names[] = {"weak",    "relaxed",  "acquire", "release",
-                                        "acq_rel", "volatile", "mmio"};
+/* Indexed by ScSem: "none" is a record that gives no semantics. */
+static const char *const sem_names[] = {"none",    "weak", "relaxed",  "acquire", "release",
+                                        "acq_rel", "sc",   "volatile", "mmio"};
 static const char *const scope_names[] = {"none", "cta", "cluster", "gpu", "sys"};
 static const char *const space_names[] = {"shared", "global", "none"};
 static const char *const severity_names[] = {"info", "warning", "error"};
@@ -1401,7 +1402,7 @@ static bool g_access(Golden *g, char **w, size_t n, bool previous)
         !parse_u64(g, w[2], &x))
         return false;
     if (a->kind == SC_RACE_KIND_ATOMIC) /* atom and red default to .relaxed */
-        a->sem = SC_RACE_SEM_RELAXED;
+        a->sem = SC_SEM_RELAXED;
     a->size = (uint16_t)x;
     for (size_t i = 3; i < n; i++) {
         const char *v;

@@ -79,9 +79,9 @@ static int run(uint64_t *word, ScRulesAccess a, ScRulesVerdict *v)
 #define SR SC_RULES_CLS_SREAD
 #define SW SC_RULES_CLS_SWRITE
 #define AT SC_RULES_CLS_ATOMIC
-#define NONE SC_RULES_SCOPE_NONE
-#define CTA SC_RULES_SCOPE_CTA
-#define GPU SC_RULES_SCOPE_GPU
+#define NONE SC_SCOPE_NONE
+#define CTA SC_SCOPE_CTA
+#define GPU SC_SCOPE_GPU
 
 TEST(layout_round_trip_at_limits)
 {
@@ -155,7 +155,7 @@ TEST(split_marker_and_site_word)
      * id too large to keep could spill into. */
     ScRulesAccess a = {0};
     a.cls = SC_RULES_CLS_ATOMIC;
-    a.scope = SC_RULES_SCOPE_CTA;
+    a.scope = SC_SCOPE_CTA;
     a.mask = 0xf;
     a.tid = 1023;
     a.sync_now = SC_RULES_SYNC_MOD - 1;
@@ -613,7 +613,7 @@ TEST(cluster_scope_spans_the_blocks_of_its_cluster)
 {
     /* Eight blocks in a row, clusters of two: {0, 1}, {2, 3}, ... */
     ScRulesCluster c = {.grid_x = 8, .grid_y = 1, .dim_x = 2, .dim_y = 1, .dim_z = 1};
-    const int CLU = SC_RULES_SCOPE_CLUSTER;
+    const int CLU = SC_SCOPE_CLUSTER;
     ScRulesVerdict v;
     uint64_t x = 0;
     world(0, 0);
