@@ -407,7 +407,6 @@ static void write_summary(void)
     finish(false);
 }
 
-
 /* Signals that end a program by default: a fault, an abort, a kill by a timeout or a
  * terminal. */
 static const int stop_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
