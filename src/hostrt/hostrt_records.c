@@ -95,6 +95,70 @@ static uint8_t atomic_plain_cause(uint8_t cause, uint32_t cur, uint32_t prev)
     return cause;
 }
 
+/* Causes the rules give by the two threads' relation alone (other blocks, other warps
+ * with no barrier), and those that name the synchronization through memory that
+ * failed between them. */
+static bool relation_cause(uint8_t cause)
+{
+    return cause == SC_CAUSE_UNSYNCHRONIZED_BLOCKS || cause == SC_CAUSE_MISSING_BARRIER;
+}
+
+static const uint8_t sync_causes[] = {SC_CAUSE_MISSING_FENCE, SC_CAUSE_FENCE_SCOPE,   SC_CAUSE_LOCK_MISSING,
+                                      SC_CAUSE_LOCK_SCOPE,    SC_CAUSE_LOCK_NO_FENCE, SC_CAUSE_NON_STRONG_SYNC};
+
+static bool sync_cause(uint8_t cause)
+{
+    for (size_t i = 0; i < SC_ARRAY_LEN(sync_causes); i++)
+        if (cause == sync_causes[i])
+            return true;
+    return false;
+}
+
+/* The same unordered pair of instructions in the same space. */
+static bool same_pair(const ScRaceRecord *a, const ScRaceRecord *b)
+{
+    return a->space == b->space && ((a->cur.site == b->cur.site && a->prev.site == b->prev.site) ||
+                                    (a->cur.site == b->prev.site && a->prev.site == b->cur.site));
+}
+
+/* A race named by relation at a pair of instructions where a race named by the
+ * synchronization between them is known, in this launch or from an earlier one, is
+ * that race seen from its other side: the thread that checks second names the cause,
+ * and a writer checked after the reader knows nothing of the acquire the reader
+ * attempted (the last block of a grid reduction reads a partial whose writer's shadow
+ * write became visible only after the read: the writer's side says
+ * unsynchronized_blocks, the reader's fence_scope). It takes the twin's cause, and
+ * comes after the twin in this launch's records, so that the race the report makes of
+ * them is told from the side that named it. */
+static void name_by_sync_twins(ScRaceRecord *recs, size_t n, const ScReport *report)
+{
+    for (size_t i = 0; i < n; i++) {
+        ScRaceRecord *rec = &recs[i];
+        if (!relation_cause(rec->cause) || rec->prev.site == SC_REPORT_SITE_NONE)
+            continue;
+        uint8_t cause = rec->cause;
+        for (size_t j = 0; j < n && cause == rec->cause; j++) {
+            if (sync_cause(recs[j].cause) && recs[j].prev.site != SC_REPORT_SITE_NONE && same_pair(&recs[j], rec)) {
+                cause = recs[j].cause;
+                if (j > i) {
+                    ScRaceRecord twin = recs[j];
+                    recs[j] = *rec;
+                    *rec = twin;
+                    rec = &recs[j];
+                }
+            }
+        }
+        for (size_t k = 0; report && k < SC_ARRAY_LEN(sync_causes) && cause == rec->cause; k++) {
+            ScRaceRecord twin = *rec;
+            twin.cause = sync_causes[k];
+            if (sc_report_has_race(report, &twin))
+                cause = sync_causes[k];
+        }
+        rec->cause = cause;
+        rec->severity = (uint8_t)sc_report_cause_severity((ScCause)cause);
+    }
+}
+
 size_t sc_hostrt_decode(const ScDevRecord *dev, size_t n, const ScRecordLaunch *launch,
                         ScRaceRecord *out, size_t *withheld)
 {
@@ -135,5 +199,6 @@ size_t sc_hostrt_decode(const ScDevRecord *dev, size_t n, const ScRecordLaunch *
                       prior ? launch->prior_grid : launch->grid, prior ? launch->prior_block : launch->block,
                       &o->prev);
     }
+    name_by_sync_twins(out, got, launch->report);
     return got;
 }

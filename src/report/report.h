@@ -185,6 +185,11 @@ bool sc_report_load_suppressions(ScReport *r, const char *path, ScErr *err);
  * such a same-warp pair divergent_branch. */
 bool sc_report_opposite_arms(const ScReport *r, uint32_t site_a, uint32_t site_b);
 
+/* Is a race of rec's unordered pair of instructions, cause and space among the
+ * report's? The record decoder names a race seen from its other side as the one
+ * already known (src/hostrt). */
+bool sc_report_has_race(const ScReport *r, const ScRaceRecord *rec);
+
 /* Takes the records of one completed launch (n may be 0: every launch counts) and
  * the number of records the device could not deliver. Records fold into the race
  * of their unordered site pair and cause; a new race is resolved now (sites,

@@ -613,12 +613,24 @@ static bool grow_race_slots(ScReport *r)
 }
 
 /* The slot where rec's race is or would go. */
-static size_t *race_slot(ScReport *r, const ScRaceRecord *rec)
+/* The slot of rec's race (pair and cause), or the empty one where it would go. */
+static size_t probe_race(const ScReport *r, const ScRaceRecord *rec)
 {
     size_t j = race_hash(rec) & (r->cap_race_slots - 1);
     while (r->race_slots[j] && !same_race(&r->races[r->race_slots[j] - 1].rec, rec))
         j = (j + 1) & (r->cap_race_slots - 1);
-    return &r->race_slots[j];
+    return j;
+}
+
+static size_t *race_slot(ScReport *r, const ScRaceRecord *rec)
+{
+    return &r->race_slots[probe_race(r, rec)];
+}
+
+bool sc_report_has_race(const ScReport *r, const ScRaceRecord *rec)
+{
+    size_t slot = r->cap_race_slots ? r->race_slots[probe_race(r, rec)] : 0;
+    return slot && r->races[slot - 1].rec.space == rec->space;
 }
 
 static ScReportSiteInfo resolve_site(const ScReport *r, uint32_t id)
@@ -745,61 +757,6 @@ static ScReportRace *named_twin(ScReport *r, const ScRaceRecord *rec)
     return NULL;
 }
 
-/* Causes the rules give by the two threads' relation alone (other blocks, other warps
- * with no barrier), and those that name the synchronization through memory that
- * failed between them. */
-static bool relation_cause(uint8_t cause)
-{
-    return cause == SC_CAUSE_UNSYNCHRONIZED_BLOCKS || cause == SC_CAUSE_MISSING_BARRIER;
-}
-
-static const uint8_t sync_causes[] = {SC_CAUSE_MISSING_FENCE, SC_CAUSE_FENCE_SCOPE,   SC_CAUSE_LOCK_MISSING,
-                                      SC_CAUSE_LOCK_SCOPE,    SC_CAUSE_LOCK_NO_FENCE, SC_CAUSE_NON_STRONG_SYNC};
-
-static bool sync_cause(uint8_t cause)
-{
-    for (size_t i = 0; i < SC_ARRAY_LEN(sync_causes); i++)
-        if (cause == sync_causes[i])
-            return true;
-    return false;
-}
-
-/* A race named by relation at a pair of instructions where a race named by the
- * synchronization between them is known is that race seen from its other side: the
- * thread that checks second names the cause, and a writer checked after the reader
- * knows nothing of the acquire the reader attempted (the last block of a grid
- * reduction reads a partial whose writer's shadow write became visible only after the
- * read: the writer's side says unsynchronized_blocks, the reader's fence_scope). Its
- * occurrences count there. */
-static ScReportRace *sync_twin(ScReport *r, const ScRaceRecord *rec)
-{
-    ScRaceRecord twin = *rec;
-    for (size_t i = 0; i < SC_ARRAY_LEN(sync_causes); i++) {
-        twin.cause = sync_causes[i];
-        size_t slot = *race_slot(r, &twin);
-        if (slot && r->races[slot - 1].rec.space == rec->space)
-            return &r->races[slot - 1];
-    }
-    return NULL;
-}
-
-/* Is rec a race named by relation whose twin named by synchronization is among the
- * launch's records (then it folds after the twin is known)? */
-static bool sync_twin_in_launch(const ScRaceRecord *recs, size_t n, const ScRaceRecord *rec)
-{
-    if (unnamed_previous(rec) || !relation_cause(rec->cause))
-        return false;
-    uint32_t lo, hi, olo, ohi;
-    race_key(rec, &lo, &hi);
-    for (size_t j = 0; j < n; j++) {
-        race_key(&recs[j], &olo, &ohi);
-        if (sync_cause(recs[j].cause) && recs[j].space == rec->space && olo == lo && ohi == hi &&
-            !unnamed_previous(&recs[j]))
-            return true;
-    }
-    return false;
-}
-
 bool sc_report_add_launch(ScReport *r, const ScReportLaunch *launch, const ScRaceRecord *recs,
                           size_t n, uint64_t dropped, ScBuf *text, ScErr *err)
 {
@@ -808,12 +765,10 @@ bool sc_report_add_launch(ScReport *r, const ScReportLaunch *launch, const ScRac
     size_t first_new = r->n_races;
     bool with_races = false;
     /* Records whose previous instruction is named first, so that the others can fold
-     * into them; a race named by relation whose twin named by synchronization came in
-     * the same launch goes with them, after it (sync_twin). */
+     * into them. */
     for (size_t k = 0; k < 2 * n; k++) {
         size_t i = k % n;
-        bool later = unnamed_previous(&recs[i]) || sync_twin_in_launch(recs, n, &recs[i]);
-        if ((k < n) == later)
+        if ((k < n) == unnamed_previous(&recs[i]))
             continue;
         if (!record_ok(&recs[i])) {
             r->counts.dropped = add_sat(r->counts.dropped, 1);
@@ -822,9 +777,7 @@ bool sc_report_add_launch(ScReport *r, const ScReportLaunch *launch, const ScRac
         const ScRaceRecord *rec = &recs[i];
         if ((r->n_races + 1) * 2 > r->cap_race_slots && !grow_race_slots(r))
             return oom(err);
-        ScReportRace *race = unnamed_previous(rec) ? named_twin(r, rec)
-                             : relation_cause(rec->cause) ? sync_twin(r, rec)
-                                                          : NULL;
+        ScReportRace *race = unnamed_previous(rec) ? named_twin(r, rec) : NULL;
         if (!race) {
             size_t *slot = race_slot(r, rec);
             if (*slot) {

@@ -194,6 +194,39 @@ TEST(decode_golden)
                     &branches, dev, 2);
         sc_report_free(report);
     }
+    {
+        /* A race named by relation is its synchronization twin seen from the other side
+         * (the writer checked after the reader's failed acquire): it takes the twin's
+         * cause and follows it; another space or another pair stays as it is. */
+        ScDevRecord dev[4] = {
+            rec(SC_CAUSE_UNSYNCHRONIZED_BLOCKS, 1, INFO(4, WRITE, WEAK, NONE, GLOBAL), 2,
+                INFO(0, READ, WEAK, NONE, GLOBAL)),
+            rec(SC_CAUSE_FENCE_SCOPE, 2, INFO(4, READ, WEAK, NONE, GLOBAL), 1, INFO(0, WRITE, WEAK, NONE, GLOBAL)),
+            rec(SC_CAUSE_MISSING_BARRIER, 1, INFO(4, WRITE, WEAK, NONE, SHARED), 2,
+                INFO(0, READ, WEAK, NONE, SHARED)),
+            rec(SC_CAUSE_UNSYNCHRONIZED_BLOCKS, 1, INFO(4, WRITE, WEAK, NONE, GLOBAL), 3,
+                INFO(0, READ, WEAK, NONE, GLOBAL)),
+        };
+        dev[0].occurrences = 4;
+        decode_case(&out, "unsynchronized_blocks with a fence_scope twin in the launch is fence_scope, after it",
+                    &l, dev, 4);
+        /* The twin known from an earlier launch. */
+        ScReportConfig cfg;
+        sc_report_config_init(&cfg, 7);
+        ScReport *report = sc_report_new(&cfg);
+        CHECK(report != NULL);
+        ScRecordLaunch earlier = l;
+        ScRaceRecord known[4];
+        size_t withheld = 0, n = sc_hostrt_decode(&dev[1], 1, &earlier, known, &withheld);
+        ScReportLaunch launch = {.kernel = "_Z1kPi", .number = 1, .grid = {4, 2, 1}, .block = {32, 4, 1}};
+        ScErr err = {0};
+        CHECK(report && sc_report_add_launch(report, &launch, known, n, 0, NULL, &err));
+        ScRecordLaunch later = l;
+        later.report = report;
+        ScDevRecord again[2] = {dev[0], dev[3]};
+        decode_case(&out, "... and with the twin known from an earlier launch", &later, again, 2);
+        sc_report_free(report);
+    }
     sc_golden_compare(GOLDEN, out.data, out.len);
     sc_buf_free(&out);
 }

@@ -943,47 +943,6 @@ TEST(unnamed_previous_access_folds_into_named_twin)
     sc_report_free(r);
 }
 
-/* A race named by relation (unsynchronized_blocks) at the pair of instructions of a
- * race named by synchronization (fence_scope) is that race seen from its other side:
- * its occurrences count there, whichever comes first in the launch, and in a later
- * launch too; a pair in another space, or a race named by relation alone, stays. */
-TEST(race_named_by_relation_folds_into_its_synchronization_twin)
-{
-    ScReport *r = new_report(100, SC_SEVERITY_WARNING);
-    add_site(r, 1, "_Z1kPi", "k.cu", 10);
-    add_site(r, 2, "_Z1kPi", "k.cu", 20);
-    add_site(r, 3, "_Z1kPi", "k.cu", 30);
-    ScRaceRecord recs[4] = {
-        shared_race(SC_CAUSE_UNSYNCHRONIZED_BLOCKS, 1, 2, 3, 40),
-        shared_race(SC_CAUSE_FENCE_SCOPE, 2, 1, 40, 3),
-        shared_race(SC_CAUSE_UNSYNCHRONIZED_BLOCKS, 1, 2, 5, 41),
-        shared_race(SC_CAUSE_UNSYNCHRONIZED_BLOCKS, 1, 3, 6, 42),
-    };
-    recs[0].hazards = 4;
-    recs[2].space = SC_RACE_SPACE_GLOBAL;
-    ScReportLaunch l = launch_of("_Z1kPi", 1);
-    ScBuf text = {0};
-    ScErr err = {0};
-    CHECK(sc_report_add_launch(r, &l, recs, 4, 0, &text, &err));
-    ScReportCounts c;
-    sc_report_counts(r, &c);
-    CHECK_INT(3, c.races);
-    CHECK_CONTAINS(text.data, "[5 hazards]");
-    /* A later launch's occurrence seen from the writer's side folds too. */
-    ScRaceRecord again = shared_race(SC_CAUSE_UNSYNCHRONIZED_BLOCKS, 2, 1, 7, 43);
-    l = launch_of("_Z1kPi", 2);
-    CHECK(sc_report_add_launch(r, &l, &again, 1, 0, NULL, &err));
-    sc_report_counts(r, &c);
-    CHECK_INT(3, c.races);
-    ScBuf json = {0};
-    sc_report_emit_json(r, &json);
-    CHECK_INT(1, (int)count_of(json.data, "\"cause\": \"fence_scope\""));
-    CHECK_INT(2, (int)count_of(json.data, "\"cause\": \"unsynchronized_blocks\""));
-    sc_buf_free(&json);
-    sc_buf_free(&text);
-    sc_report_free(r);
-}
-
 TEST(opposite_arms_make_a_divergent_branch_race)
 {
     const ScReportControlDep taken[] = {{5, 0}}, fall[] = {{5, 1}}, fall_nested[] = {{5, 1}, {9, 0}},
@@ -1585,7 +1544,6 @@ int main(void)
     RUN(suppressions_load_from_a_file);
     RUN(sites_resolve_replace_and_stay_unknown);
     RUN(unnamed_previous_access_folds_into_named_twin);
-    RUN(race_named_by_relation_folds_into_its_synchronization_twin);
     RUN(opposite_arms_make_a_divergent_branch_race);
     RUN(global_addresses_name_their_allocation);
     RUN(golden_reports);
