@@ -91,6 +91,8 @@ write_env() {
         echo "host: $(uname -srm), $(nproc) CPUs"
         # Options every scord run of the job takes from the environment (--quick, ...).
         echo "scord options: ${SCORD_OPTIONS:-(defaults)}"
+        # A real-programs section narrowed to some programs says so.
+        [ -z "${REAL_PROGRAMS:-}" ] || echo "real programs run: only ${REAL_PROGRAMS}"
     } >"$OUT/env.txt"
     cat "$OUT/env.txt"
 }
