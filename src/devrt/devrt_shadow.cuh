@@ -530,9 +530,6 @@ static __device__ void record_store_lanes(const Access *a, uint64_t addr, StoreP
                 &a->cur, &prev);
 }
 
-/* The thread's clocks as the rules read them; false when the block's clock was lost.
- * A barrier's clock update is done before the barrier completes and a __syncwarp's
- * lanes write their own rows, so what this thread reads is what it synchronized with. */
 /* The shadow word (its site word after it) of the shared-memory bytes at window offset
  * off .. off + size - 1 of block slot `slot`, 0 beyond the window the launch shadows. */
 static __device__ __forceinline__ uint64_t *shared_words_at(const ScDevLaunch *l, uint32_t slot, uint32_t off,
@@ -553,6 +550,9 @@ static __device__ __forceinline__ bool warp_in_step(const ScDevLaunch *l, uint32
     return (uint16_t)*nf == (uint16_t)(*nf >> 16) && !load_cta32(&block_state(l, slot)->acq_next);
 }
 
+/* The thread's clocks as the rules read them; false when the block's clock was lost.
+ * A barrier's clock update is done before the barrier completes and a __syncwarp's
+ * lanes write their own rows, so what this thread reads is what it synchronized with. */
 static __device__ bool read_clocks(ScRulesAccess *r, const ScDevLaunch *l, uint32_t slot)
 {
     ScDevBlock *b = block_state(l, slot);
