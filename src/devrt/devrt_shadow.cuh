@@ -841,12 +841,11 @@ extern "C" __device__ __noinline__ void __scord_access(uint64_t addr, uint32_t i
     PROF_SINCE(l, CALL_CYCLES, t0);
 }
 
-/* The quick path (docs/devrt.md, "The quick path"): the weak read or write of one whole
- * word by thread `tid`, this lane's thread or, for a read, one of its warp's (an end of
- * a broadcast read: __scord_access_quick), whose clocks are uniform, in a block that
- * took no release, decided by sc_rules_quick and swapped in with one 128-bit
- * compare-and-swap. True when the access is checked; false leaves everything to the
- * slow path, which checks it from the start. Only what the slow
+/* The quick path (docs/devrt.md, "The quick path"): one lane's weak read or write of
+ * one whole word that no other active lane accesses (`alone`), by a thread whose clocks are
+ * uniform, in a block that took no release, decided by sc_rules_quick and swapped in
+ * with one 128-bit compare-and-swap. True when the access is checked; false leaves
+ * everything to the slow path, which checks it from the start. Only what the slow
  * path would also do, and nothing it would do besides: no store peers (the address is
  * this lane's alone), no sync bookkeeping (a weak read has none, a weak write none
  * without a fresh release), no read-modify-write follow-up (none pending), no trail,
@@ -854,11 +853,11 @@ extern "C" __device__ __noinline__ void __scord_access(uint64_t addr, uint32_t i
  * path). Small, so that the hook's own frame stays small: the slow path's saves and
  * restores of its many registers are paid only by the lanes that take it. */
 static __device__ __forceinline__ bool quick_access(ScDevLaunch *l, uint32_t slot, uint64_t addr,
-                                                    uint32_t info, uint32_t site, uint32_t tid)
+                                                    uint32_t info, uint32_t site, bool alone)
 {
 #if __CUDA_ARCH__ >= 900
     int cls = access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info));
-    if ((cls != SC_RULES_CLS_READ && cls != SC_RULES_CLS_WRITE) || SC_ABI_INFO_SIZE(info) != 4 ||
+    if (!alone || (cls != SC_RULES_CLS_READ && cls != SC_RULES_CLS_WRITE) || SC_ABI_INFO_SIZE(info) != 4 ||
         (addr & 3) || (info & (SC_ABI_INFO_NOT_TAKEN | SC_ABI_INFO_ASYNC)) || l->cut != SC_DEV_CUT_NONE)
         return false;
     /* What sends an access to the slow path whatever its word holds, first. */
@@ -897,7 +896,7 @@ static __device__ __forceinline__ bool quick_access(ScDevLaunch *l, uint32_t slo
     r.scope = SC_SCOPE_NONE;
     r.mask = 0xfu;
     r.blk = block_linear();
-    r.tid = tid;
+    r.tid = thread_linear();
     r.bar_now = r.bar_own = (uint16_t)bs;
     r.bar_seen = 0;
     r.sync_now = r.sync_floor = (uint16_t)nf;
@@ -920,7 +919,7 @@ static __device__ __forceinline__ bool quick_access(ScDevLaunch *l, uint32_t slo
         return false;
     return swap_pair(gpu, words, &old, &old_site, next, next_site);
 #else
-    (void)l, (void)slot, (void)addr, (void)info, (void)site, (void)tid;
+    (void)l, (void)slot, (void)addr, (void)info, (void)site, (void)alone;
     return false;
 #endif
 }
@@ -943,27 +942,10 @@ extern "C" __device__ __noinline__ void __scord_access_quick(uint64_t addr, uint
     ScDevLaunch *l = checked_block(&slot); /* the same for every lane: no divergence */
     if (!l || l->cut == SC_DEV_CUT_ACCESS)
         return;
-    /* The lanes on one address, as the slow path groups them (a lane that skipped the
-     * access, SC_ABI_INFO_NOT_TAKEN, in no group: it checks nothing, so it is done).
-     * A lane alone on its address is decided by itself; a broadcast read, by its lowest
-     * lane for the group's two ends, as group_ends decides it, then shared with the
-     * group; a group of a store, or of lanes of two sites, goes to the slow path. Every
-     * lane takes every warp-wide step below with the mask `active`, and none inside the
-     * lanes' own branch: where only a group's lanes shuffled the decision from its lowest
-     * lane while the others went on to __all_sync, the H200 let those leave the hook
-     * alone, and the group waited there for them for ever (CUB's segmented sort hung:
-     * docs/devrt.md, "The quick path"). */
-    uint32_t lane = thread_linear() % WARP_SIZE;
-    bool taken = !(info & SC_ABI_INFO_NOT_TAKEN);
-    uint32_t same = __match_any_sync(active, taken ? addr : ~0ull);
-    uint32_t of_site = __match_any_sync(active, site);
-    uint32_t first = lowest_lane(same), last = 31 - __clz(same);
-    bool done = false;
-    if (taken && lane == first && !(same & ~of_site) &&
-        (first == last || access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info)) == SC_RULES_CLS_READ))
-        done = quick_access(l, slot, addr, info, site, thread_linear()) &&
-               (first == last || quick_access(l, slot, addr, info, site, thread_linear() - lane + last));
-    done = __shfl_sync(active, done, first) || !taken;
+    /* A lane whose address no other lane has: the slow path's store peers and read
+     * groups are then only itself. Matched here, where the lanes are still together. */
+    bool alone = __match_any_sync(active, addr) == 1u << (thread_linear() % WARP_SIZE);
+    bool done = quick_access(l, slot, addr, info, site, alone);
     if (__all_sync(active, done)) {
         PROF_ADD(l, QUICK, 1);
         return;
