@@ -842,22 +842,23 @@ extern "C" __device__ __noinline__ void __scord_access(uint64_t addr, uint32_t i
 }
 
 /* The quick path (docs/devrt.md, "The quick path"): one lane's weak read or write of
- * one whole word that no other active lane accesses (`alone`), by a thread whose clocks are
+ * one whole word that it checks by itself (`own`: no other active lane accesses it, or
+ * the lane is an end of a read group, __scord_access_quick), by a thread whose clocks are
  * uniform, in a block that took no release, decided by sc_rules_quick and swapped in
  * with one 128-bit compare-and-swap. True when the access is checked; false leaves
  * everything to the slow path, which checks it from the start. Only what the slow
- * path would also do, and nothing it would do besides: no store peers (the address is
+ * path would also do, and nothing it would do besides: no store peers (a store's address is
  * this lane's alone), no sync bookkeeping (a weak read has none, a weak write none
  * without a fresh release), no read-modify-write follow-up (none pending), no trail,
  * split, metadata cache or prerequisite grid (each sends the access to the slow
  * path). Small, so that the hook's own frame stays small: the slow path's saves and
  * restores of its many registers are paid only by the lanes that take it. */
 static __device__ __forceinline__ bool quick_access(ScDevLaunch *l, uint32_t slot, uint64_t addr,
-                                                    uint32_t info, uint32_t site, bool alone)
+                                                    uint32_t info, uint32_t site, bool own)
 {
 #if __CUDA_ARCH__ >= 900
     int cls = access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info));
-    if (!alone || (cls != SC_RULES_CLS_READ && cls != SC_RULES_CLS_WRITE) || SC_ABI_INFO_SIZE(info) != 4 ||
+    if (!own || (cls != SC_RULES_CLS_READ && cls != SC_RULES_CLS_WRITE) || SC_ABI_INFO_SIZE(info) != 4 ||
         (addr & 3) || (info & (SC_ABI_INFO_NOT_TAKEN | SC_ABI_INFO_ASYNC)) || l->cut != SC_DEV_CUT_NONE)
         return false;
     /* What sends an access to the slow path whatever its word holds, first. */
@@ -919,7 +920,7 @@ static __device__ __forceinline__ bool quick_access(ScDevLaunch *l, uint32_t slo
         return false;
     return swap_pair(gpu, words, &old, &old_site, next, next_site);
 #else
-    (void)l, (void)slot, (void)addr, (void)info, (void)site, (void)alone;
+    (void)l, (void)slot, (void)addr, (void)info, (void)site, (void)own;
     return false;
 #endif
 }
@@ -942,10 +943,30 @@ extern "C" __device__ __noinline__ void __scord_access_quick(uint64_t addr, uint
     ScDevLaunch *l = checked_block(&slot); /* the same for every lane: no divergence */
     if (!l || l->cut == SC_DEV_CUT_ACCESS)
         return;
-    /* A lane whose address no other lane has: the slow path's store peers and read
-     * groups are then only itself. Matched here, where the lanes are still together. */
-    bool alone = __match_any_sync(active, addr) == 1u << (thread_linear() % WARP_SIZE);
-    bool done = quick_access(l, slot, addr, info, site, alone);
+    /* The lanes on one address, as the slow path groups them (group_ends): a lane
+     * alone on its address checks its access by itself; so do the two ends of a read
+     * of one site by several lanes (a broadcast read), each its own, while the lanes
+     * between them are done exactly where group_ends would leave them to the ends
+     * (more than two lanes, the warp in step); a store of several lanes goes to the
+     * slow path (store peers). An end not decided here goes to the slow path with the
+     * lanes between it marked done, where it is checked by itself: the same checks.
+     * A lane that skipped the access (SC_ABI_INFO_NOT_TAKEN) checks nothing: done.
+     * Matched here, where the lanes are still together. The hook's only warp-wide
+     * steps are these matches and the __all_sync below, taken by every lane with the
+     * mask `active`: a form where each read group shuffled its lowest lane's decision
+     * to the group hung CUB's segmented sort on the H200, in that shuffle
+     * (docs/devrt.md, "The quick path"). */
+    uint32_t lane = thread_linear() % WARP_SIZE;
+    bool taken = !(info & SC_ABI_INFO_NOT_TAKEN);
+    uint32_t same = __match_any_sync(active, taken ? addr : ~0ull);
+    uint32_t of_site = __match_any_sync(active, site);
+    bool read_group = same != 1u << lane && !(same & ~of_site) && !(info & SC_ABI_INFO_ASYNC) &&
+                      access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info)) == SC_RULES_CLS_READ;
+    bool end = lane == lowest_lane(same) || lane == 31 - __clz(same);
+    uint32_t nf;
+    bool done = !taken ? true
+                : read_group && !end ? warp_in_step(l, slot, &nf)
+                                     : quick_access(l, slot, addr, info, site, same == 1u << lane || read_group);
     if (__all_sync(active, done)) {
         PROF_ADD(l, QUICK, 1);
         return;
