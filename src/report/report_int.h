@@ -145,5 +145,8 @@ void sc_report_json_int(ScReportJson *j, long long v);
 void sc_report_json_null(ScReportJson *j);
 void sc_report_json_hex(ScReportJson *j, uint64_t v);    /* "0x7f00" as a string */
 void sc_report_json_dim3(ScReportJson *j, const uint32_t v[3]); /* [4,1,1] on one line */
+/* The run's totals and its unchecked kernels, as one object: the JSON report's
+ * "summary" and the SARIF run's "properties". */
+void sc_report_json_counts(ScReportJson *j, const ScReport *r);
 
 #endif

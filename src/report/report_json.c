@@ -298,6 +298,24 @@ static void put_race(ScReportJson *j, const ScReportRace *race)
     sc_report_json_end_object(j);
 }
 
+void sc_report_json_counts(ScReportJson *j, const ScReport *r)
+{
+    const ScReportCounts *c = &r->counts;
+    sc_report_json_object(j);
+    key_u64(j, "races", c->races);
+    key_u64(j, "hazards", c->hazards);
+    key_u64(j, "kernel_launches", c->launches);
+    key_u64(j, "launches_with_races", c->launches_with_races);
+    key_u64(j, "dropped", c->dropped);
+    key_u64(j, "suppressed", c->suppressed);
+    sc_report_json_key(j, "unchecked_kernels");
+    sc_report_json_array(j);
+    for (size_t i = 0; i < r->n_unchecked; i++)
+        sc_report_json_string(j, r->unchecked[i]);
+    sc_report_json_end_array(j);
+    sc_report_json_end_object(j);
+}
+
 void sc_report_emit_json(const ScReport *r, ScBuf *out)
 {
     ScReportJson j = {.out = out};
@@ -316,21 +334,8 @@ void sc_report_emit_json(const ScReport *r, ScBuf *out)
             put_race(&j, &r->races[i]);
     }
     sc_report_json_end_array(&j);
-    const ScReportCounts *c = &r->counts;
     sc_report_json_key(&j, "summary");
-    sc_report_json_object(&j);
-    key_u64(&j, "races", c->races);
-    key_u64(&j, "hazards", c->hazards);
-    key_u64(&j, "kernel_launches", c->launches);
-    key_u64(&j, "launches_with_races", c->launches_with_races);
-    key_u64(&j, "dropped", c->dropped);
-    key_u64(&j, "suppressed", c->suppressed);
-    sc_report_json_key(&j, "unchecked_kernels");
-    sc_report_json_array(&j);
-    for (size_t i = 0; i < r->n_unchecked; i++)
-        sc_report_json_string(&j, r->unchecked[i]);
-    sc_report_json_end_array(&j);
-    sc_report_json_end_object(&j);
+    sc_report_json_counts(&j, r);
     sc_report_json_end_object(&j);
     sc_buf_puts(out, "\n");
 }
