@@ -577,14 +577,23 @@ static bool plan_mbarrier_completion(Planner *p, ScPtxStmt *s, const ScPtxCopy *
     return plan_edit(p, s, &mbar, SC_INSTR_SITE_MBARRIER, &r, &skip) && (skip || push_edit(p, &r));
 }
 
-/* A bulk or tensor copy's edit e, with an access site for each of its two sides
- * (e->site: site_info, e->src_site: src_info), then its mbarrier completion. */
-static bool push_copy(Planner *p, ScPtxStmt *s, const ScPtxCopy *c, ScInstrEdit *e, uint32_t site_info,
-                      uint32_t src_info)
+/* A bulk or tensor copy's edit e: an access site for each of its two sides (e->site:
+ * `at`, whose address goes to e->addr; e->src_site: `other`, whose address is found
+ * through `other_addr`'s, into e->src), then its mbarrier completion. A side whose
+ * address plan_addr skips leaves the copy unchecked. */
+static bool push_copy(Planner *p, ScPtxStmt *s, const ScPtxCopy *c, ScInstrEdit *e, const ScPtxMem *at,
+                      const ScPtxMem *other, const ScPtxMem *other_addr)
 {
-    return sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, site_info, &e->site,
+    bool skip_at, skip_other;
+    uint32_t at_info, other_info;
+    if (!pack_info(p, s, at, &at_info) || !pack_info(p, s, other, &other_info) ||
+        !plan_addr(p, s, at, &e->addr, &skip_at) || !plan_addr(p, s, other_addr, &e->src, &skip_other))
+        return false;
+    if (skip_at || skip_other)
+        return true;
+    return sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, at_info, &e->site,
                              p->err) &&
-           sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, src_info, &e->src_site,
+           sc_instr_add_site(p->sites, SC_INSTR_SITE_ACCESS, SC_INSTR_UNCHECKED_NONE, s, other_info, &e->src_site,
                              p->err) &&
            push_edit(p, e) && plan_mbarrier_completion(p, s, c);
 }
@@ -616,14 +625,7 @@ static bool plan_tensor_copy(Planner *p, ScPtxStmt *s, const ScPtxCopy *c)
         if (d < c->tensor_dims && !plan_opnd32(p, s, &map->rest[0].u.list.items[d], &e.coords[d]))
             return false;
     }
-    bool skip_box, skip_map;
-    uint32_t box_info, rows_info;
-    if (!pack_info(p, s, &box, &box_info) || !pack_info(p, s, &rows, &rows_info) ||
-        !plan_addr(p, s, &box, &e.addr, &skip_box) || !plan_addr(p, s, &map_mem, &e.src, &skip_map))
-        return false;
-    if (skip_box || skip_map)
-        return true;
-    return push_copy(p, s, c, &e, box_info, rows_info);
+    return push_copy(p, s, c, &e, &box, &rows, &map_mem);
 }
 
 /* cp.async.bulk copies size bytes (an immediate or a register) asynchronously: global
@@ -649,14 +651,7 @@ static bool plan_bulk_copy(Planner *p, ScPtxStmt *s, const ScPtxCopy *c)
             return false;
     } else
         e.count = (ScInstrArg32){.is_imm = true, .imm = c->size};
-    bool skip_dst, skip_src;
-    uint32_t dst_info, src_info;
-    if (!pack_info(p, s, &dst, &dst_info) || !pack_info(p, s, &src, &src_info) ||
-        !plan_addr(p, s, &dst, &e.addr, &skip_dst) || !plan_addr(p, s, &src, &e.src, &skip_src))
-        return false;
-    if (skip_dst || skip_src)
-        return true;
-    return push_copy(p, s, c, &e, dst_info, src_info);
+    return push_copy(p, s, c, &e, &dst, &src, &src);
 }
 
 /* cp.async copies global to shared memory asynchronously. Its source read and its
