@@ -1,6 +1,7 @@
 /* test_devrt.c: the device runtime as the library embeds it: it parses, defines every
  * call of devrt_abi.h with its parameters and nothing outside the __scord_ prefix,
- * assembles for sm_75 and sm_90 alone and linked into a kernel, and nvcc lays out
+ * takes the quick hook's warp-wide steps with one mask and no shuffle, assembles for
+ * sm_75 and sm_90 alone and linked into a kernel, and nvcc lays out
  * devrt_state.h as the host compiler does; the metadata cache's tags and index, and
  * the shadow policy of devrt_policy.h. Nothing here runs on a GPU. */
 #include "devrt/devrt.h"
@@ -183,6 +184,55 @@ TEST(declares_only_scord_names)
 {
     for (size_t k = 0; k < SC_ARRAY_LEN(runtimes); k++)
         declare_only_scord_names(k);
+}
+
+/* The quick hook's warp-wide steps (DESIGN.md, "Calls in divergent code"): every lane
+ * of the call takes each with the one mask its activemask gave, so each of the hook's
+ * .sync instructions names that register as its member mask, and none is a shuffle:
+ * the form that shared a read group's decision among the group's lanes with shuffles
+ * hung CUB's segmented sort on the H200. */
+static void quick_hook_masks(size_t k)
+{
+    ScPtxModule *m = parse_runtime(k);
+    CHECK(m != NULL);
+    ScPtxFunc *f = m ? sc_ptx_find_func(m, "__scord_access_quick") : NULL;
+    CHECK(f != NULL);
+    if (!f) {
+        sc_ptx_module_free(m);
+        return;
+    }
+    const char *mask = NULL;
+    int steps = 0;
+    for (const ScPtxStmt *s = f->first; s; s = s->next) {
+        if (s->kind != SC_PTX_STMT_INSTR)
+            continue;
+        const ScPtxInstr *in = &s->u.instr;
+        if (strcmp(in->opcode, "activemask") == 0) {
+            CHECK(mask == NULL);
+            mask = in->ops[0].text;
+            continue;
+        }
+        CHECK(strcmp(in->opcode, "shfl") != 0);
+        bool warp_wide = false;
+        for (uint32_t i = 0; i < in->n_mods; i++)
+            warp_wide = warp_wide || strcmp(in->mods[i], "sync") == 0;
+        if (!warp_wide)
+            continue;
+        steps++;
+        const ScPtxOperand *member = &in->ops[in->n_ops - 1];
+        CHECK(mask != NULL && member->kind == SC_PTX_OPND_REG && strcmp(member->text, mask) == 0);
+        if (!mask || strcmp(member->text, mask) != 0)
+            printf("  %s at line %u: member mask %s, not the activemask's %s\n", in->opcode, s->pos.line,
+                   member->text, mask ? mask : "(none yet)");
+    }
+    CHECK(steps >= 3); /* the two matches and __all_sync */
+    sc_ptx_module_free(m);
+}
+
+TEST(quick_hook_takes_warp_steps_with_one_mask)
+{
+    for (size_t k = 0; k < SC_ARRAY_LEN(runtimes); k++)
+        quick_hook_masks(k);
 }
 
 TEST(assembles_alone)
@@ -542,6 +592,7 @@ int main(void)
     RUN(embedded_text_is_whole);
     RUN(defines_every_abi_call_with_its_parameters);
     RUN(declares_only_scord_names);
+    RUN(quick_hook_takes_warp_steps_with_one_mask);
     RUN(assembles_alone);
     RUN(prebuilt_runtimes_link_with_a_kernel);
     RUN(nvcc_lays_out_the_state_as_the_host_does);
