@@ -608,9 +608,47 @@ class Run:
     done: bool = False
 
 
+def cuda_gdb():
+    """cuda-gdb, for what a hung run's GPU threads are doing; None where it is not
+    installed or SCORD_HANG_GDB=0 turns it off."""
+    if os.environ.get("SCORD_HANG_GDB", "1") == "0":
+        return None
+    return shutil.which("cuda-gdb") or next(
+        (str(p) for p in [Path("/usr/local/cuda/bin/cuda-gdb")] if p.is_file()), None)
+
+
+def group_leaves(pgid):
+    """The processes of process group pgid that have no child in it: the program itself,
+    under a launcher or not."""
+    members = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == pgid:
+            members[int(stat.parent.name)] = int(fields[1])
+    return sorted(pid for pid in members if pid not in members.values())
+
+
+def hang_forensics(pgid, log_prefix, gdb):
+    """A run past its time limit, before it is killed: cuda-gdb, attached once to each
+    program of its process group (capture's 60 s at most), lists the kernels, warps and
+    lanes, then gives each lane of the warp it stops in its frames, its instruction and
+    R15 (a lane the warp lacks is an error that leaves the focus where it was); into
+    LOG.hang.txt. The quick hook's read-group hang took three GPU calls to read by hand
+    (results/2026-11-29-quick-groups-hang-h200.md)."""
+    commands = ["info cuda kernels", "info cuda warps", "info cuda lanes"] + [
+        c for n in range(32) for c in (f"cuda lane {n}", "bt 4", "x/2i $pc", "info registers R15")]
+    text = [f"== pid {pid}\n" + capture([gdb, "-p", str(pid), "-batch"] + [a for c in commands for a in ("-ex", c)])
+            for pid in group_leaves(pgid)]
+    Path(log_prefix + ".hang.txt").write_text("\n".join(text) or "no program left in the process group\n")
+
+
 def run_command(cmd, timeout, log_prefix):
     """Runs cmd in a process group of its own, so that a timeout ends the program that a
-    launcher (scord, compute-sanitizer) started as well as the launcher."""
+    launcher (scord, compute-sanitizer) started as well as the launcher; before it does,
+    hang_forensics reads where the program's GPU threads are."""
     start = time.monotonic()
     try:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -620,6 +658,9 @@ def run_command(cmd, timeout, log_prefix):
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
+        gdb = cuda_gdb()
+        if gdb:
+            hang_forensics(proc.pid, log_prefix, gdb)
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
         Path(log_prefix + ".stdout").write_text(out)
@@ -1364,6 +1405,30 @@ def match_example(check):
                   f"example report: want rc {want_rc} and '{want}', got {rc}: {console.getvalue()}")
 
 
+def hang_example(check):
+    """A run past its limit: the cuda-gdb on PATH (here a stand-in that echoes what it
+    is asked) is asked about the program, not its launcher, before both are killed."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        fake = Path(tmp) / "cuda-gdb"
+        fake.write_text("#!/bin/sh\necho \"called: $*\"\n")
+        fake.chmod(0o755)
+        saved = os.environ.get("PATH", "")
+        os.environ["PATH"] = f"{tmp}:{saved}"
+        try:
+            run = run_command(["sh", "-c", "sleep 30; true"], 0.5, str(Path(tmp) / "prog"))
+        finally:
+            os.environ["PATH"] = saved
+        hang = Path(tmp) / "prog.hang.txt"
+        text = hang.read_text() if hang.is_file() else ""
+        leaves = re.findall(r"^== pid (\d+)$", text, re.MULTILINE)
+        check(run.status.startswith("timeout") and len(leaves) == 1,
+              f"a timeout reads the one program of its process group with cuda-gdb: {run.status}, {text[:200]!r}")
+        check(text.count("called: ") == 1 and "-ex info cuda lanes -ex cuda lane 0 -ex bt 4" in text
+              and "-ex cuda lane 31 -ex bt 4 -ex x/2i $pc -ex info registers R15" in text,
+              f"once, for the warp's lanes and then each lane of it: {text!r}")
+
+
 def self_test():
     passed = failed = 0
 
@@ -1537,6 +1602,7 @@ def self_test():
 
     end_to_end(check)
     match_example(check)
+    hang_example(check)
 
     def result(status, native, scord, found=0, missed=0, alarms=0):
         tool = {"found": [{}] * found, "missed": [{}] * missed, "false_alarms": ["x"] * alarms}
