@@ -2076,30 +2076,12 @@ const char *sc_ptx_access_name(ScPtxAccess a)
 
 const char *sc_ptx_sem_name(ScSem s)
 {
-    switch (s) {
-    case SC_SEM_NONE: return "-";
-    case SC_SEM_WEAK: return "weak";
-    case SC_SEM_RELAXED: return "relaxed";
-    case SC_SEM_ACQUIRE: return "acquire";
-    case SC_SEM_RELEASE: return "release";
-    case SC_SEM_ACQ_REL: return "acq_rel";
-    case SC_SEM_SC: return "sc";
-    case SC_SEM_VOLATILE: return "volatile";
-    case SC_SEM_MMIO: return "mmio";
-    }
-    return "?";
+    return s == SC_SEM_NONE ? "-" : sc_sem_name(s);
 }
 
 const char *sc_ptx_scope_name(ScScope s)
 {
-    switch (s) {
-    case SC_SCOPE_NONE: return "-";
-    case SC_SCOPE_CTA: return "cta";
-    case SC_SCOPE_CLUSTER: return "cluster";
-    case SC_SCOPE_GPU: return "gpu";
-    case SC_SCOPE_SYS: return "sys";
-    }
-    return "?";
+    return s == SC_SCOPE_NONE ? "-" : sc_scope_name(s);
 }
 
 const char *sc_ptx_atom_op_name(ScPtxAtomOp op)

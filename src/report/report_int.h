@@ -94,8 +94,9 @@ struct ScReport {
 /* report_model.c */
 const char *sc_report_intern(ScReport *r, const char *s);
 const char *sc_report_kind_name(ScRaceKind kind);
-const char *sc_report_sem_name(ScSem sem);
-const char *sc_report_scope_name(ScScope scope);
+/* The access's semantics as reported: a record that gives none reads as weak. Their
+ * names, and the scopes': sc_sem_name, sc_scope_name (NULL, JSON's null, for NONE). */
+ScSem sc_report_access_sem(const ScRaceAccess *a);
 const char *sc_report_space_name(ScRaceSpace space);
 /* threadIdx as one number in the launch's block shape (lane = % 32, warp = / 32). */
 uint32_t sc_report_linear_thread(const ScReportRace *race, const ScRaceAccess *a);

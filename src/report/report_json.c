@@ -224,8 +224,8 @@ static void put_access(ScReportJson *j, const char *role, const ScRaceAccess *a,
     sc_report_json_object(j);
     key_string(j, "role", role);
     key_string(j, "kind", sc_report_kind_name((ScRaceKind)a->kind));
-    key_string(j, "sem", sc_report_sem_name((ScSem)a->sem));
-    key_string(j, "scope", sc_report_scope_name((ScScope)a->scope));
+    key_string(j, "sem", sc_sem_name(sc_report_access_sem(a)));
+    key_string(j, "scope", sc_scope_name((ScScope)a->scope));
     if (a->size == 0 && a->kind <= SC_RACE_KIND_ATOMIC)
         key_null(j, "size"); /* a memory access the device could not name */
     else

@@ -95,46 +95,9 @@ const char *sc_report_kind_name(ScRaceKind kind)
     return "?";
 }
 
-const char *sc_report_sem_name(ScSem sem)
+ScSem sc_report_access_sem(const ScRaceAccess *a)
 {
-    switch (sem) {
-    case SC_SEM_NONE:
-    case SC_SEM_WEAK:
-        return "weak";
-    case SC_SEM_RELAXED:
-        return "relaxed";
-    case SC_SEM_ACQUIRE:
-        return "acquire";
-    case SC_SEM_RELEASE:
-        return "release";
-    case SC_SEM_ACQ_REL:
-        return "acq_rel";
-    case SC_SEM_SC:
-        return "sc";
-    case SC_SEM_VOLATILE:
-        return "volatile";
-    case SC_SEM_MMIO:
-        return "mmio";
-    }
-    return "?";
-}
-
-/* NULL for SC_SCOPE_NONE, which JSON writes as null. */
-const char *sc_report_scope_name(ScScope scope)
-{
-    switch (scope) {
-    case SC_SCOPE_NONE:
-        return NULL;
-    case SC_SCOPE_CTA:
-        return "cta";
-    case SC_SCOPE_CLUSTER:
-        return "cluster";
-    case SC_SCOPE_GPU:
-        return "gpu";
-    case SC_SCOPE_SYS:
-        return "sys";
-    }
-    return "?";
+    return a->sem == SC_SEM_NONE ? SC_SEM_WEAK : (ScSem)a->sem;
 }
 
 /* NULL for SC_RACE_SPACE_NONE. */

@@ -56,16 +56,16 @@ void sc_report_text_access(const ScRaceAccess *a, bool previous, bool capital, S
         sc_buf_printf(out, " of size %u", (unsigned)a->size);
 
     /* Only what differs from the plain form: weak for ld/st, relaxed for atom. */
-    ScSem sem = a->sem == SC_SEM_NONE ? SC_SEM_WEAK : (ScSem)a->sem;
+    ScSem sem = sc_report_access_sem(a);
     ScScope scope = (ScScope)a->scope;
     bool show_sem = sem != (kind == SC_RACE_KIND_ATOMIC ? SC_SEM_RELAXED : SC_SEM_WEAK);
     bool show_scope = scope != SC_SCOPE_NONE && sem != SC_SEM_VOLATILE;
     if (show_sem || show_scope) {
         sc_buf_puts(out, " (");
         if (show_sem)
-            sc_buf_puts(out, sc_report_sem_name(sem));
+            sc_buf_puts(out, sc_sem_name(sem));
         if (show_scope)
-            sc_buf_printf(out, "%sscope .%s", show_sem ? ", " : "", sc_report_scope_name(scope));
+            sc_buf_printf(out, "%sscope .%s", show_sem ? ", " : "", sc_scope_name(scope));
         sc_buf_puts(out, ")");
     }
 }
@@ -188,7 +188,7 @@ static void explain_access_scopes(const ScReportRace *race, ScBuf *out)
             sc_buf_printf(out, "%sthe %s access is weak (it has no scope)", sep, name[i]);
             sep = "; ";
         } else if (!scope_includes(race, scope, a->block, o->block)) {
-            sc_buf_printf(out, "%sscope .%s of the %s access (", sep, sc_report_scope_name(scope),
+            sc_buf_printf(out, "%sscope .%s of the %s access (", sep, sc_scope_name(scope),
                           name[i]);
             scope_unit(race, scope, a->block, out);
             sc_buf_printf(out, ") does not include the %s access's block ", name[1 - i]);
@@ -209,7 +209,7 @@ static void explain_sync_scope(const ScReportRace *race, ScBuf *out)
     if (scope == SC_SCOPE_NONE)
         return;
     const uint32_t *a = race->rec.cur.block, *b = race->rec.prev.block;
-    sc_buf_printf(out, ": scope .%s", sc_report_scope_name(scope));
+    sc_buf_printf(out, ": scope .%s", sc_scope_name(scope));
     if (race->rec.prev.who == SC_RACE_WHO_ANY) {
         sc_buf_puts(out, " (the previous access's block was not recorded)");
         return;

@@ -28,4 +28,19 @@ typedef enum ScSem {
     SC_SEM_MMIO = 8,     /* ld/st.mmio.relaxed.sys */
 } ScSem;
 
+/* The PTX spellings ("acq_rel", "cluster"), for the front end's messages and the
+ * reports; NULL for NONE, which each names in its own way, "?" outside the enums. */
+static inline const char *sc_sem_name(ScSem s)
+{
+    static const char *const names[] = {0,      "weak", "relaxed",  "acquire", "release",
+                                        "acq_rel", "sc", "volatile", "mmio"};
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
+static inline const char *sc_scope_name(ScScope s)
+{
+    static const char *const names[] = {0, "cta", "cluster", "gpu", "sys"};
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
 #endif
