@@ -36,9 +36,6 @@ typedef enum ScRaceKind {
     SC_RACE_KIND_EXIT,    /* barrier_divergence: a thread that exited */
 } ScRaceKind;
 
-
-
-
 /* A site id names one instrumented instruction; ids are unique in the process
  * (never reused, also across modules: a module's per-module site index plus a
  * base the loader gives each module). SC_REPORT_SITE_NONE: no instruction (the

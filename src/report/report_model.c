@@ -575,7 +575,6 @@ static bool grow_race_slots(ScReport *r)
     return true;
 }
 
-/* The slot where rec's race is or would go. */
 /* The slot of rec's race (pair and cause), or the empty one where it would go. */
 static size_t probe_race(const ScReport *r, const ScRaceRecord *rec)
 {
@@ -583,11 +582,6 @@ static size_t probe_race(const ScReport *r, const ScRaceRecord *rec)
     while (r->race_slots[j] && !same_race(&r->races[r->race_slots[j] - 1].rec, rec))
         j = (j + 1) & (r->cap_race_slots - 1);
     return j;
-}
-
-static size_t *race_slot(ScReport *r, const ScRaceRecord *rec)
-{
-    return &r->race_slots[probe_race(r, rec)];
 }
 
 bool sc_report_has_race(const ScReport *r, const ScRaceRecord *rec)
@@ -742,7 +736,7 @@ bool sc_report_add_launch(ScReport *r, const ScReportLaunch *launch, const ScRac
             return oom(err);
         ScReportRace *race = unnamed_previous(rec) ? named_twin(r, rec) : NULL;
         if (!race) {
-            size_t *slot = race_slot(r, rec);
+            size_t *slot = &r->race_slots[probe_race(r, rec)];
             if (*slot) {
                 race = &r->races[*slot - 1];
             } else {
