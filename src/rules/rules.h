@@ -1116,61 +1116,50 @@ SC_HD static inline void rules_record(const ScRulesState *s, const ScRulesAccess
     }
 }
 
-/* The branch markers of how the access relates to the word's recorder. */
-SC_HD static inline void rules_cov_relation(const RulesRel *r, const ScRulesState *s, const ScRulesAccess *a)
+SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *a, int fp,
+                                    ScRulesState *n, ScRulesVerdict *v)
 {
-    if (!r->same_blk)
+    RulesRel r = rules_relate(s, a);
+    int cls = a->cls;
+    int race_c = -1, race_cause = 0, warn_c = -1;
+    unsigned race_pos = SC_RULES_POS_NONE;
+    if (!r.same_blk)
         SC_RULES_COV(OTHER_BLOCK);
-    else if (r->blk_synced)
+    else if (r.blk_synced)
         SC_RULES_COV(BLOCK_SYNCED);
-    else if (!r->same_warp)
+    else if (!r.same_warp)
         SC_RULES_COV(OTHER_WARP);
-    else if (r->warp_wide)
+    else if (r.warp_wide)
         SC_RULES_COV(WARP_WIDE);
-    else if (r->same_thr && a->sync_now != s->sync)
+    else if (r.same_thr && a->sync_now != s->sync)
         SC_RULES_COV(SAME_THREAD_SYNCED);
-    else if (!r->same_thr && r->self_ord)
+    else if (!r.same_thr && r.self_ord)
         SC_RULES_COV(LANE_SYNCED);
-    else if (!r->same_thr)
+    else if (!r.same_thr)
         SC_RULES_COV(LANE_UNSYNCED);
-}
 
-/* What the word's history holds against an access: the class and cause of the race to
- * report (race_c -1: none) with its partner's rank and position, or the class of a
- * strong_vs_rmw warning (warn_c -1: none), or a warning whose partner may be this
- * thread's own (unsure_warn). */
-typedef struct RulesPartners {
-    int race_c, race_cause, best_rank;
-    unsigned race_pos;
-    int warn_c, warn_rank, unsure_warn;
-} RulesPartners;
-
-/* Candidates for the reported pair, best first: the recorder's own access the site
- * word names (3), an access at SELF (2), one certainly by another thread (1), one of a
- * summary that may hold this thread's own access (0); at equal rank the atomic causes,
- * which name the kinds of both sides. Whether there is a race never depends on the
- * site word or the ranks (a warning may: WARN_HINT in rules_partners). */
-SC_HD static inline RulesPartners rules_candidates(const ScRulesState *s, const ScRulesAccess *a,
-                                                   const RulesRel *r, int fp)
-{
-    RulesPartners p = {-1, 0, -1, SC_RULES_POS_NONE, -1, -1, 0};
-    int racing = 0;
+    /* Candidates for the reported pair, best first: the recorder's own access the site
+     * word names (3), an access at SELF (2), one certainly by another thread (1), one
+     * of a summary that may hold this thread's own access (0); at equal rank the
+     * atomic causes, which name the kinds of both sides. Whether there is a race never
+     * depends on the site word or the ranks (a warning may: WARN_HINT below). */
+    int best_rank = -1, warn_rank = -1, unsure_warn = 0, racing = 0;
     /* xcta says a cta-scoped strong write is in the history, not which class made it. */
     int xcta_class_unsure = s->xcta && s->reach[SC_RULES_CLS_SWRITE] && s->reach[SC_RULES_CLS_ATOMIC];
     for (int c = 0; c < SC_RULES_NCLS; c++) {
-        unsigned pos = s->reach[c];
-        if (rules_ordered(r, pos) || (pos == SC_RULES_POS_SELF && r->same_thr))
+        unsigned p = s->reach[c];
+        if (rules_ordered(&r, p) || (p == SC_RULES_POS_SELF && r.same_thr))
             continue;
         if ((a->moved >> c) & 1) {
             SC_RULES_COV(ACQ_MOVED);
             continue;
         }
         int c_cta = rules_is_write(c) && s->xcta;
-        int cause = 0, k = rules_pair(r, a, c, c_cta, pos, fp, &cause);
-        int rank = pos == SC_RULES_POS_SELF ? 2 : rules_other_thread(r, pos) ? 1 : 0;
-        unsigned partner_pos = pos;
+        int cause = 0, k = rules_pair(&r, a, c, c_cta, p, fp, &cause);
+        int rank = p == SC_RULES_POS_SELF ? 2 : rules_other_thread(&r, p) ? 1 : 0;
+        unsigned partner_pos = p;
         /* In a cell of several footprints, this class may have had this one. */
-        if (fp == RULES_FP_MIXED && rules_is_strong(c) && rules_is_strong(a->cls))
+        if (fp == RULES_FP_MIXED && rules_is_strong(c) && rules_is_strong(cls))
             rank = 0;
         if (k == 1 && cause == SC_RULES_CAUSE_ATOMIC_SCOPE && c_cta &&
             !rules_block_scoped(a->scope)) {
@@ -1181,105 +1170,96 @@ SC_HD static inline RulesPartners rules_candidates(const ScRulesState *s, const 
             else if (rank > 1)
                 rank = 1;
             /* xcta holds the history's cta-scoped writes in the recorder's block. */
-            if (pos != SC_RULES_POS_GRID)
+            if (p != SC_RULES_POS_GRID)
                 partner_pos = SC_RULES_POS_BLOCK;
         }
         if (k == 1) {
             racing++;
             int atomic = cause == SC_RULES_CAUSE_ATOMIC_SCOPE || cause == SC_RULES_CAUSE_ATOMIC_VS_PLAIN;
-            int best_atomic = p.race_cause == SC_RULES_CAUSE_ATOMIC_SCOPE ||
-                              p.race_cause == SC_RULES_CAUSE_ATOMIC_VS_PLAIN;
-            if (rank > p.best_rank || (rank == p.best_rank && atomic && !best_atomic)) {
-                p.best_rank = rank;
-                p.race_c = c;
-                p.race_cause = cause;
-                p.race_pos = partner_pos;
+            int best_atomic = race_cause == SC_RULES_CAUSE_ATOMIC_SCOPE ||
+                              race_cause == SC_RULES_CAUSE_ATOMIC_VS_PLAIN;
+            if (rank > best_rank || (rank == best_rank && atomic && !best_atomic)) {
+                best_rank = rank;
+                race_c = c;
+                race_cause = cause;
+                race_pos = partner_pos;
             }
         } else if (k == 2 && rank == 0) {
-            p.unsure_warn = 1;
-        } else if (k == 2 && rank > p.warn_rank) {
-            p.warn_rank = rank;
-            p.warn_c = c;
+            unsure_warn = 1;
+        } else if (k == 2 && rank > warn_rank) {
+            warn_rank = rank;
+            warn_c = c;
         }
     }
     /* The verdict is exact: when one class alone can race, its accesses hold the partner
      * even if its summary may also hold this thread's own. */
-    if (racing == 1 && p.best_rank == 0 && !(fp == RULES_FP_MIXED && rules_is_strong(p.race_c)))
-        p.best_rank = 1;
-    return p;
-}
-
-/* rules_candidates, then what the site word tells of them: it names the recorder's
- * latest access of each family, which, when it races, is the exact partner (the write
- * first, the more telling); and a strong_vs_rmw whose only partners are in a summary
- * that may hold this thread's own access warns when the site word names the
- * recorder's own atomic or strong write, certainly another thread's and unordered with
- * this access (the warning would otherwise depend on which of two blocks' atomics came
- * last). */
-SC_HD static inline RulesPartners rules_partners(const ScRulesState *s, const ScRulesAccess *a,
-                                                 const RulesRel *r, int fp)
-{
-    RulesPartners p = rules_candidates(s, a, r, fp);
-    for (int fam = 0; p.race_c >= 0 && fam < 2 && !r->same_thr && !rules_ordered(r, SC_RULES_POS_SELF);
+    if (racing == 1 && best_rank == 0 && !(fp == RULES_FP_MIXED && rules_is_strong(race_c)))
+        best_rank = 1;
+    /* The site word names the recorder's latest access of each family: a racing one
+     * is the exact partner (the write first, the more telling). */
+    for (int fam = 0; race_c >= 0 && fam < 2 && !r.same_thr && !rules_ordered(&r, SC_RULES_POS_SELF);
          fam++) {
         int probe = fam == 0 ? SC_RULES_CLS_WRITE : SC_RULES_CLS_READ;
         uint64_t slot = rules_site_slot_of(a->hint, probe);
         int hc = rules_site_slot_cls(slot, probe), cause = 0;
         if ((slot & ((1u << SC_RULES_SITE_BITS) - 1u)) && s->reach[hc] >= SC_RULES_POS_SELF &&
             fp != RULES_FP_MIXED &&
-            rules_pair(r, a, hc, rules_site_slot_block_scoped(slot, probe), SC_RULES_POS_SELF, fp,
+            rules_pair(&r, a, hc, rules_site_slot_block_scoped(slot, probe), SC_RULES_POS_SELF, fp,
                        &cause) == 1) {
             SC_RULES_COV(RACE_HINT);
-            p.race_c = hc;
-            p.race_cause = cause;
-            p.best_rank = 3;
+            race_c = hc;
+            race_cause = cause;
+            best_rank = 3;
             break;
         }
     }
-    if (p.race_c < 0 && p.warn_c < 0 && p.unsure_warn && !r->same_thr && !rules_ordered(r, SC_RULES_POS_SELF) &&
+
+    /* A strong_vs_rmw whose only partners are in a summary that may hold this thread's
+     * own access: the site word may name the recorder's own atomic or strong write,
+     * certainly another thread's and unordered with this access (the warning would
+     * otherwise depend on which of two blocks' atomics came last). */
+    if (race_c < 0 && warn_c < 0 && unsure_warn && !r.same_thr && !rules_ordered(&r, SC_RULES_POS_SELF) &&
         fp != RULES_FP_MIXED) {
         uint64_t slot = rules_site_slot_of(a->hint, SC_RULES_CLS_WRITE);
         int hc = rules_site_slot_cls(slot, SC_RULES_CLS_WRITE), cause = 0;
         if ((slot & ((1u << SC_RULES_SITE_BITS) - 1u)) && s->reach[hc] >= SC_RULES_POS_SELF &&
             !((a->moved >> hc) & 1) &&
-            rules_pair(r, a, hc, rules_site_slot_block_scoped(slot, SC_RULES_CLS_WRITE), SC_RULES_POS_SELF, fp,
+            rules_pair(&r, a, hc, rules_site_slot_block_scoped(slot, SC_RULES_CLS_WRITE), SC_RULES_POS_SELF, fp,
                        &cause) == 2) {
             SC_RULES_COV(WARN_HINT);
-            p.warn_c = hc;
-            p.warn_rank = 2;
-            p.unsure_warn = 0;
+            warn_c = hc;
+            warn_rank = 2;
+            unsure_warn = 0;
         }
     }
-    return p;
-}
 
-/* The verdict the partners give, against the word's recorder. */
-SC_HD static inline void rules_verdict(const ScRulesState *s, const RulesPartners *p, ScRulesVerdict *v)
-{
     v->prev_blk = s->blk;
     v->prev_tid = (uint16_t)(s->warp * 32u + s->lane);
     v->flags = 0;
-    if (p->race_c >= 0) {
+    if (race_c >= 0) {
         SC_RULES_COV(RACE_RESET);
-        if (p->best_rank >= 2)
+        if (best_rank >= 2)
             SC_RULES_COV(RACE_SELF);
-        else if (p->best_rank == 1)
+        else if (best_rank == 1)
             SC_RULES_COV(RACE_OTHER);
         else
             SC_RULES_COV(RACE_UNSURE);
         v->result = SC_RULES_RACE;
-        v->cause = (uint8_t)p->race_cause;
-        v->prev_cls = (uint8_t)p->race_c;
-        v->prev_exact = p->best_rank >= 2;
-        v->prev_pos = (uint8_t)(p->best_rank == 3 ? SC_RULES_POS_SELF : p->race_pos);
-        v->flags = p->best_rank >= 1 ? SC_RULES_V_CAUSE_SURE : 0;
-    } else if (p->warn_c >= 0) {
+        v->cause = (uint8_t)race_cause;
+        v->prev_cls = (uint8_t)race_c;
+        v->prev_exact = best_rank >= 2;
+        v->prev_pos = (uint8_t)(best_rank == 3 ? SC_RULES_POS_SELF : race_pos);
+        v->flags = best_rank >= 1 ? SC_RULES_V_CAUSE_SURE : 0;
+        *n = rules_fresh(a);
+        return;
+    }
+    if (warn_c >= 0) {
         SC_RULES_COV(WARN_STRONG_RMW);
         v->result = SC_RULES_WARN;
         v->cause = SC_RULES_CAUSE_STRONG_VS_RMW;
-        v->prev_cls = (uint8_t)p->warn_c;
-        v->prev_exact = p->warn_rank == 2;
-        v->prev_pos = s->reach[p->warn_c];
+        v->prev_cls = (uint8_t)warn_c;
+        v->prev_exact = warn_rank == 2;
+        v->prev_pos = s->reach[warn_c];
         v->flags = SC_RULES_V_CAUSE_SURE;
     } else {
         v->result = SC_RULES_OK;
@@ -1287,63 +1267,46 @@ SC_HD static inline void rules_verdict(const ScRulesState *s, const RulesPartner
         v->prev_cls = 0;
         v->prev_exact = 0;
         v->prev_pos = SC_RULES_POS_NONE;
-        if (p->unsure_warn) {
+        if (unsure_warn) {
             SC_RULES_COV(WARN_UNSURE);
             v->flags = SC_RULES_V_WARN_UNSURE;
         }
     }
-}
 
-/* A strong read concurrent with the recorder conflicts with nothing it may meet later
- * but weak writes and strong writes it is not morally strong with. Recording it instead
- * of the recorder would hide who owns the recorder's own accesses (its later weak read
- * would seem to race with them): it joins the history at its position relative to the
- * recorder, which stays recorded. */
-SC_HD static inline void rules_sread_joins(const ScRulesState *s, const ScRulesAccess *a, const RulesRel *r,
-                                           ScRulesState *n)
-{
-    SC_RULES_COV(SREAD_KEEPS);
-    *n = *s;
-    unsigned p = !r->same_blk ? SC_RULES_POS_GRID : !r->same_warp ? SC_RULES_POS_BLOCK : SC_RULES_POS_WARP;
-    if (p > n->reach[a->cls])
-        n->reach[a->cls] = (uint8_t)p;
-    if (p == SC_RULES_POS_WARP) {
-        /* WARP accesses are taken to be no newer than the recorded sync clock. A
-         * partial sync of other lanes may have moved the warp's clock since: take the
-         * newer one, and the recorder's own accesses, now older than it, are LSYNC
-         * (every test only gets stricter; full masks never get here with a moved
-         * clock, the read would be ordered). */
-        if (a->sync_now != s->sync) {
-            SC_RULES_COV(SREAD_KEEPS_NEWER);
-            for (int c = 0; c < SC_RULES_NCLS; c++)
-                if (n->reach[c] == SC_RULES_POS_SELF)
-                    n->reach[c] = SC_RULES_POS_LSYNC;
-            n->sync = a->sync_now;
-        }
-        unsigned k = rules_tile_of(s->lane, a->tid & 31u);
-        if (k > s->tile)
-            SC_RULES_COV(TILE_GROW);
-        n->tile = (uint8_t)(k > s->tile ? k : s->tile);
-    }
-}
-
-SC_HD static inline void rules_step(const ScRulesState *s, const ScRulesAccess *a, int fp,
-                                    ScRulesState *n, ScRulesVerdict *v)
-{
-    RulesRel r = rules_relate(s, a);
-    rules_cov_relation(&r, s, a);
-    RulesPartners p = rules_partners(s, a, &r, fp);
-    rules_verdict(s, &p, v);
-    if (p.race_c >= 0) {
-        *n = rules_fresh(a);
-        return;
-    }
-    int cls = a->cls;
     if (cls == SC_RULES_CLS_SREAD && !r.same_thr && !rules_ordered(&r, SC_RULES_POS_SELF)) {
-        rules_sread_joins(s, a, &r, n);
+        /* A strong read concurrent with the recorder conflicts with nothing it may
+         * meet later but weak writes and strong writes it is not morally strong with.
+         * Recording it instead of the recorder would hide who owns the recorder's own
+         * accesses (its later weak read would seem to race with them): it joins the
+         * history at its position relative to the recorder, which stays recorded. */
+        SC_RULES_COV(SREAD_KEEPS);
+        *n = *s;
+        unsigned p = !r.same_blk ? SC_RULES_POS_GRID
+                     : !r.same_warp ? SC_RULES_POS_BLOCK
+                                    : SC_RULES_POS_WARP;
+        if (p > n->reach[cls])
+            n->reach[cls] = (uint8_t)p;
+        if (p == SC_RULES_POS_WARP) {
+            /* WARP accesses are taken to be no newer than the recorded sync clock. A
+             * partial sync of other lanes may have moved the warp's clock since: take
+             * the newer one, and the recorder's own accesses, now older than it, are
+             * LSYNC (every test only gets stricter; full masks never get here with a
+             * moved clock, the read would be ordered). */
+            if (a->sync_now != s->sync) {
+                SC_RULES_COV(SREAD_KEEPS_NEWER);
+                for (int c = 0; c < SC_RULES_NCLS; c++)
+                    if (n->reach[c] == SC_RULES_POS_SELF)
+                        n->reach[c] = SC_RULES_POS_LSYNC;
+                n->sync = a->sync_now;
+            }
+            unsigned k = rules_tile_of(s->lane, a->tid & 31u);
+            if (k > s->tile)
+                SC_RULES_COV(TILE_GROW);
+            n->tile = (uint8_t)(k > s->tile ? k : s->tile);
+        }
         return;
     }
-    if ((cls == SC_RULES_CLS_READ || cls == SC_RULES_CLS_ATOMIC) && p.warn_c < 0 && !p.unsure_warn &&
+    if ((cls == SC_RULES_CLS_READ || cls == SC_RULES_CLS_ATOMIC) && warn_c < 0 && !unsure_warn &&
         fp == RULES_FP_SAME && rules_joins(s, a, &r)) {
         if (cls == SC_RULES_CLS_READ)
             SC_RULES_COV(READ_JOINS);
