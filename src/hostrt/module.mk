@@ -1,3 +1,4 @@
-# The host half of the device runtime (src/hostrt/hostrt.h): race records decoded.
-CORE_SRCS += src/hostrt/hostrt_records.c
-UNIT_TESTS += test_hostrt
+# The host half of the device runtime: race records decoded (src/hostrt/hostrt.h) and
+# the order of stream-ordered work (src/hostrt/hostrt_order.h).
+CORE_SRCS += src/hostrt/hostrt_records.c src/hostrt/hostrt_order.c
+UNIT_TESTS += test_hostrt test_order
