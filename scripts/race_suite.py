@@ -59,6 +59,7 @@ CAUSES = {
     "strong_vs_rmw": "warning",
     "barrier_divergence": "error",
     "grid_completion": "warning",
+    "unordered_streams": "error",
 }
 SPACES = ("shared", "global")
 SCOPES = ("cta", "cluster", "gpu", "sys")

@@ -698,9 +698,10 @@ static __device__ __forceinline__ void check_access(ScDevLaunch *l, uint32_t slo
     if (l->cut == SC_DEV_CUT_SHADOW)
         return;
     /* A dependent launch's thread before griddepcontrol.wait also meets the
-     * prerequisite grid's accesses. */
+     * prerequisite grid's accesses; every thread of a launch unordered with the one
+     * before meets that one's. */
     const uint64_t *prior = 0;
-    if (!a.shared && l->prior_dir && !thread_state(l, slot)->grid_waited)
+    if (!a.shared && l->prior_dir && (l->prior_unordered || !thread_state(l, slot)->grid_waited))
         prior = (const uint64_t *)l->prior_dir;
     /* Byte k of the access lies in word (addr % 4 + k) / 4 of it. */
     uint32_t first = (uint32_t)(addr & 3), end = first + size;

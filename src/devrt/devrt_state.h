@@ -514,9 +514,11 @@ typedef struct ScDevLaunch {
     uint32_t slot_split_cap;     /* split groups per slot in slot_split; 0: none */
     /* A launch with programmatic stream serialization after a checked launch in its
      * stream: that grid's shadow as it ended, for accesses made before
-     * griddepcontrol.wait (docs/devrt.md, "The prerequisite grid"). prior_dir: a
-     * directory like shadow_dir (its chunks never cached, never marked), 0 when the
-     * launch depends on no checked grid; prior_split: that grid's split pool. */
+     * griddepcontrol.wait (docs/devrt.md, "The prerequisite grid"); or, with
+     * prior_unordered, the shadow of the checked launch before, which nothing orders
+     * before this one (another stream), for every access. prior_dir: a directory like
+     * shadow_dir (its chunks never cached, never marked), 0 when the launch is checked
+     * against no earlier grid; prior_split: that grid's split pool. */
     uint64_t prior_dir;
     uint64_t prior_split;
     uint64_t tensor_maps;        /* ScDevTensorMap[n_tensor_maps]: the maps the program
@@ -536,6 +538,7 @@ typedef struct ScDevLaunch {
     /* Bit i: root i of the launched kernel (ScInstrKernel.roots) points into an
      * allocation no written root points into; its reads are left out (__scord_roots). */
     uint64_t readonly_roots;
+    uint32_t prior_unordered;
 } ScDevLaunch;
 
 #endif

@@ -17,8 +17,10 @@ typedef struct ScRecordLaunch {
     unsigned grid[3], block[3]; /* the launch's shape */
     /* A programmatic dependent launch: its grid_dependency records name an access of
      * the prerequisite grid, of this shape, which never triggered its dependents
-     * (prior_quiet: the race is grid_completion). */
-    bool dependent, prior_quiet;
+     * (prior_quiet: the race is grid_completion). Or a launch unordered with the
+     * checked launch before it (another stream): its grid_dependency records name an
+     * access of that grid, and the race is unordered_streams. */
+    bool dependent, prior_quiet, unordered;
     unsigned prior_grid[3], prior_block[3];
     /* SC_ABI_INFO of every access site by id (0: none): the device names a previous
      * access by site and kind only. */

@@ -178,7 +178,9 @@ size_t sc_hostrt_decode(const ScDevRecord *dev, size_t n, const ScRecordLaunch *
         o->address = r->addr;
         o->hazards = r->occurrences;
         o->cause = atomic_plain_cause((uint8_t)r->cause, r->cur_info, prev);
-        if (o->cause == SC_CAUSE_GRID_DEPENDENCY && launch->dependent && launch->prior_quiet)
+        if (o->cause == SC_CAUSE_GRID_DEPENDENCY && launch->unordered)
+            o->cause = SC_CAUSE_UNORDERED_STREAMS;
+        else if (o->cause == SC_CAUSE_GRID_DEPENDENCY && launch->dependent && launch->prior_quiet)
             o->cause = SC_CAUSE_GRID_COMPLETION;
         /* The device calls every unordered same-warp pair missing_syncwarp; the host
          * knows the branches. */
@@ -193,8 +195,8 @@ size_t sc_hostrt_decode(const ScDevRecord *dev, size_t n, const ScRecordLaunch *
                        : SC_RACE_SPACE_GLOBAL;
         side_from_dev(r->cur_site, r->cur_info, r->cur_block, r->cur_thread, launch->grid, launch->block,
                       &o->cur);
-        /* grid_dependency: the previous access is the prerequisite grid's. */
-        bool prior = r->cause == SC_CAUSE_GRID_DEPENDENCY && launch->dependent;
+        /* grid_dependency: the previous access is the earlier grid's. */
+        bool prior = r->cause == SC_CAUSE_GRID_DEPENDENCY && (launch->dependent || launch->unordered);
         side_from_dev(r->prev_site, prev, r->prev_block, r->prev_thread,
                       prior ? launch->prior_grid : launch->grid, prior ? launch->prior_block : launch->block,
                       &o->prev);

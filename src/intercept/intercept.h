@@ -16,8 +16,10 @@
 
 /* Typed pointers to the real entry points, one per handler. */
 #define SC_HOOK(symbol, base, handler, params, args) typedef CUresult(*ScReal_##handler) params;
+#define SC_HOOK_VOID(symbol, base, handler) typedef CUresult (*ScReal_##handler)(void);
 #include "intercept/intercept_hooks.def"
 #undef SC_HOOK
+#undef SC_HOOK_VOID
 
 /* Real driver functions scord itself calls, resolved from libcuda.so.1. */
 typedef struct ScDriver {

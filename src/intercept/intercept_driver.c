@@ -34,8 +34,10 @@ static ScDlsym real_dlsym(void)
 
 enum {
 #define SC_HOOK(symbol, base, handler, params, args) HOOK_##symbol,
+#define SC_HOOK_VOID(symbol, base, handler) HOOK_##symbol,
 #include "intercept/intercept_hooks.def"
 #undef SC_HOOK
+#undef SC_HOOK_VOID
     N_HOOKS
 };
 
@@ -46,12 +48,14 @@ typedef struct ScHook {
     void *real;
 } ScHook;
 
-/* Handlers, defined in intercept_{driver,load,launch}.c. */
+/* Handlers, defined in intercept_{driver,load,launch,streams}.c. */
 #define SC_HOOK(symbol, base, handler, params, args)                                          \
     CUresult on_##handler(ScReal_##handler real, SC_UNPAREN params);
+#define SC_HOOK_VOID(symbol, base, handler) CUresult on_##handler(ScReal_##handler real);
 #define SC_UNPAREN(...) __VA_ARGS__
 #include "intercept/intercept_hooks.def"
 #undef SC_HOOK
+#undef SC_HOOK_VOID
 
 static ScHook hooks[N_HOOKS];
 
@@ -69,13 +73,27 @@ static ScHook hooks[N_HOOKS];
             return CUDA_ERROR_NOT_SUPPORTED;                                                  \
         return on_##handler(real, SC_UNPAREN args);                                           \
     }
+#define SC_HOOK_VOID(symbol, base, handler)                                                   \
+    SC_EXPORT CUresult wrap_##symbol(void) __asm__(#symbol);                                  \
+    SC_EXPORT CUresult wrap_##symbol(void)                                                    \
+    {                                                                                         \
+        sc_ctx_init();                                                                        \
+        sc_driver_load();                                                                     \
+        ScReal_##handler real = (ScReal_##handler)hooks[HOOK_##symbol].real;                  \
+        if (!real)                                                                            \
+            return CUDA_ERROR_NOT_SUPPORTED;                                                  \
+        return on_##handler(real);                                                            \
+    }
 #include "intercept/intercept_hooks.def"
 #undef SC_HOOK
+#undef SC_HOOK_VOID
 
 static ScHook hooks[N_HOOKS] = {
 #define SC_HOOK(symbol, base, handler, params, args) {#symbol, #base, (void *)wrap_##symbol, NULL},
+#define SC_HOOK_VOID(symbol, base, handler) {#symbol, #base, (void *)wrap_##symbol, NULL},
 #include "intercept/intercept_hooks.def"
 #undef SC_HOOK
+#undef SC_HOOK_VOID
 };
 
 static void *libcuda;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "intercept/intercept.h"
+#include "intercept/intercept_streams.h"
 
 static void count_launch(unsigned long *counter, CUresult r)
 {
@@ -72,6 +73,8 @@ CUresult on_cuGraphLaunch(ScReal_cuGraphLaunch real, CUgraphExec exec, CUstream 
     bool wait = sc_rt_graph_begin();
     CUresult r = real(exec, stream);
     count_launch(&sc_ctx.graph_launches, r);
+    if (r == CUDA_SUCCESS)
+        sc_streams_graph_launch(stream);
     if (wait)
         sc_rt_graph_end(r, stream);
     return r;
@@ -140,6 +143,7 @@ static void track_async_alloc(CUresult r, const CUdeviceptr *ptr, uint64_t size,
         return;
     }
     track_alloc(r, ptr, size, SC_ALLOC_ASYNC);
+    sc_streams_stream_waits_all(r, stream);
 }
 
 CUresult on_cuMemAllocAsync(ScReal_cuMemAllocAsync real, CUdeviceptr *ptr, size_t size,
@@ -162,6 +166,8 @@ CUresult on_cuMemFree(ScReal_cuMemFree real, CUdeviceptr ptr)
 {
     CUresult r = real(ptr);
     untrack_alloc(r, ptr);
+    /* cudaFree, which comes here, synchronizes the device. */
+    sc_streams_host_waits_all(r);
     return r;
 }
 

@@ -14,6 +14,7 @@
 #include "report/report.h"
 #include "hostrt/hostrt.h"
 #include "intercept/intercept.h"
+#include "intercept/intercept_streams.h"
 #include "intercept/intercept_runtime.h"
 
 #define DIR_ENTRIES ((size_t)1 << SC_SHADOW_DIR_BITS)
@@ -436,9 +437,10 @@ static bool keep_prior(const ScDrvRt *d)
     free(tabs);
     if (!ok && !rt->prior_warned) {
         rt->prior_warned = true;
-        sc_log("scord: cannot keep the shadow of a grid that a programmatic launch depends on "
-               "(%llu MiB): accesses made before griddepcontrol.wait are not checked against "
-               "that grid's\n",
+        sc_log("scord: cannot keep the shadow of a grid for a launch that may overlap it (%llu "
+               "MiB): the accesses of a programmatic launch before griddepcontrol.wait, or of a "
+               "launch on a stream not ordered after that grid's, are not checked against that "
+               "grid's\n",
                mib(want));
     }
     return ok;
@@ -688,6 +690,8 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
      * graph launches, and a synchronize now would invalidate the capture. */
     if (sc_rt_stream_capturing(stream))
         return not_checked();
+    /* Every launch, checked or not, is work that orders later work. */
+    sc_streams_work(stream, &chk->work);
     ScKernelCode code = {0};
     CUdeviceptr var = state_var(&dl, &f, &code);
     if (!var || !in_runtime_context(&d))
@@ -750,11 +754,19 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     /* A dependent launch keeps the shadow of the grid it depends on before the reset. */
     bool dependent = ok && programmatic && rt->last_checked && rt->last_stream == stream &&
                      keep_prior(&d);
-    if (dependent) {
-        chk->dependent = true;
-        chk->prior_quiet = sc_kernel_never_triggers(rt->last_kernel);
+    /* A launch the one before is not ordered before (another stream, no event or
+     * synchronize between them) meets that one's accesses with every thread; scord
+     * ran that launch to its end already, but the program did not ask it to. */
+    bool unordered = ok && !dependent && rt->last_checked && !sc_streams_before(rt->last_work, chk->work) &&
+                     keep_prior(&d);
+    if (dependent || unordered) {
+        chk->dependent = dependent;
+        chk->unordered = unordered;
+        chk->prior_quiet = dependent && sc_kernel_never_triggers(rt->last_kernel);
         memcpy(chk->prior_grid, rt->last_grid, sizeof chk->prior_grid);
         memcpy(chk->prior_block, rt->last_block, sizeof chk->prior_block);
+        memcpy(chk->prior_kernel, rt->last_kernel, sizeof chk->prior_kernel);
+        chk->prior_number = rt->last_number;
     }
     rt->last_checked = false;
     if (ok) {
@@ -812,8 +824,9 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         .async = code.async ? rt->async : 0,
         .slot_split = slot_split_cap ? rt->slot_split : 0,
         .slot_split_cap = slot_split_cap,
-        .prior_dir = dependent ? rt->prior_dir : 0,
-        .prior_split = dependent ? rt->prior_split : 0,
+        .prior_dir = dependent || unordered ? rt->prior_dir : 0,
+        .prior_split = dependent || unordered ? rt->prior_split : 0,
+        .prior_unordered = unordered,
         .tensor_maps = rt->tensor_maps_dev,
         .n_tensor_maps = rt->tensor_maps_dev ? rt->tensor_maps.n : 0,
 #ifdef SC_DEVRT_PROFILE
@@ -912,6 +925,7 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
         ScRecordLaunch rl = {
             .dependent = chk->dependent,
             .prior_quiet = chk->prior_quiet,
+            .unordered = chk->unordered,
             .site_infos = sc_ctx.site_infos,
             .n_site_infos = sc_ctx.cap_site_infos,
             .report = sc_ctx.report,
@@ -927,6 +941,8 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
             .number = ++sc_ctx.checked_launches,
             .grid = {chk->grid[0], chk->grid[1], chk->grid[2]},
             .block = {chk->block[0], chk->block[1], chk->block[2]},
+            .previous_kernel = chk->dependent || chk->unordered ? chk->prior_kernel : NULL,
+            .previous_number = chk->prior_number,
         };
         ScBuf text = {0};
         ScErr err = {0};
@@ -936,6 +952,8 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
         rt->last_checked = true;
         memcpy(rt->last_kernel, chk->kernel, sizeof rt->last_kernel);
         rt->last_stream = stream;
+        rt->last_work = chk->work;
+        rt->last_number = launch.number;
         memcpy(rt->last_grid, chk->grid, sizeof rt->last_grid);
         memcpy(rt->last_block, chk->block, sizeof rt->last_block);
         rt->last_split_used = desc.split_used < desc.split_cap ? desc.split_used : desc.split_cap;

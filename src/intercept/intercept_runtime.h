@@ -7,6 +7,7 @@
 
 #include "common/sc_defs.h"
 #include "devrt/devrt_policy.h"
+#include "hostrt/hostrt_order.h"
 #include "intercept/intercept_tensor.h"
 
 typedef struct ScOptions ScOptions;
@@ -59,6 +60,8 @@ typedef struct ScRuntime {
     char last_kernel[512];    /* its mangled name: whether it triggers its dependents
                                  early is asked only by a launch that depends on it */
     CUstream last_stream;
+    ScWork last_work;         /* its place in the order of stream work */
+    uint64_t last_number;     /* its launch number in the reports */
     unsigned last_grid[3], last_block[3];
     uint32_t last_split_used; /* split pool groups it filled */
     /* That shadow, kept for a dependent launch: a directory and chunk tables like the
@@ -85,7 +88,12 @@ typedef struct ScLaunchCheck {
     bool dependent;           /* checked against the prerequisite grid's shadow */
     bool prior_quiet;         /* that grid never triggers its dependents early: this one
                                  began after it ended (grid_completion) */
+    bool unordered;           /* checked against the shadow of the checked launch
+                                 before, which nothing orders before this one */
     unsigned prior_grid[3], prior_block[3]; /* that grid's shape */
+    char prior_kernel[512];   /* its kernel, mangled, and launch number */
+    uint64_t prior_number;
+    ScWork work;              /* this launch in the order of stream work */
 } ScLaunchCheck;
 
 /* Prepares the device runtime for a launch of f when f is scord's instrumented

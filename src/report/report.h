@@ -122,6 +122,11 @@ typedef struct ScReportLaunch {
     uint32_t cluster[3]; /* cluster dims; 0,0,0 = no clusters (each block alone) */
     const ScReportSymbol *shared;
     size_t n_shared;
+    /* The earlier launch whose accesses its different_grids races name as previous
+     * (the grid it depends on programmatically, or the launch before on an unordered
+     * stream): its kernel, mangled, and number; previous_kernel NULL: not known. */
+    const char *previous_kernel;
+    uint64_t previous_number;
 } ScReportLaunch;
 
 /* A device allocation, as the interceptor's table knows it. */

@@ -42,6 +42,9 @@ typedef struct ScReportRace {
     const char *kernel, *kernel_mangled, *module; /* module may be NULL */
     uint64_t launch;
     uint32_t grid[3], block[3], cluster[3];
+    const char *previous_kernel;   /* different_grids: the previous access's launch, its
+                                      kernel (demangled) and number; NULL: not known */
+    uint64_t previous_launch;
     const char *symbol;            /* shared: the __shared__ variable, or NULL */
     uint64_t symbol_offset;
     bool has_alloc;                /* global: the allocation holding the address */

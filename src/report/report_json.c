@@ -286,6 +286,10 @@ static void put_race(ScReportJson *j, const ScReportRace *race)
     key_string(j, "kernel", race->kernel);
     key_string(j, "kernel_mangled", race->kernel_mangled);
     key_u64(j, "launch", race->launch);
+    if (race->previous_kernel) {
+        key_string(j, "previous_kernel", race->previous_kernel);
+        key_u64(j, "previous_launch", race->previous_launch);
+    }
     sc_report_json_key(j, "grid");
     sc_report_json_dim3(j, race->grid);
     sc_report_json_key(j, "block_dim");

@@ -123,7 +123,8 @@ uint32_t sc_report_linear_thread(const ScReportRace *race, const ScRaceAccess *a
 const char *sc_report_relation(const ScReportRace *race)
 {
     const ScRaceAccess *a = &race->rec.cur, *b = &race->rec.prev;
-    if (race->rec.cause == SC_CAUSE_GRID_DEPENDENCY || race->rec.cause == SC_CAUSE_GRID_COMPLETION)
+    if (race->rec.cause == SC_CAUSE_GRID_DEPENDENCY || race->rec.cause == SC_CAUSE_GRID_COMPLETION ||
+        race->rec.cause == SC_CAUSE_UNORDERED_STREAMS)
         return "different_grids";
     bool same_block = memcmp(a->block, b->block, sizeof a->block) == 0;
     bool same_warp = same_block &&
@@ -624,6 +625,12 @@ static bool resolve_race(ScReport *r, ScReportRace *race, const ScReportLaunch *
     memcpy(race->cluster, l->cluster, sizeof race->cluster);
     if (!race->kernel || !race->kernel_mangled || (l->module && !race->module))
         return false;
+    if (l->previous_kernel && strcmp(sc_report_relation(race), "different_grids") == 0) {
+        race->previous_kernel = intern_demangled(r, l->previous_kernel);
+        race->previous_launch = l->previous_number;
+        if (!race->previous_kernel)
+            return false;
+    }
     switch ((ScRaceSpace)race->rec.space) {
     case SC_RACE_SPACE_SHARED: {
         const ScReportSymbol *s = find_symbol(l, race->rec.address);

@@ -221,6 +221,10 @@ static void put_result(ScReportJson *j, const ScReportRace *race)
     key_u64(j, "hazards", race->hazards);
     key_string(j, "kernel", race->kernel);
     key_u64(j, "launch", race->launch);
+    if (race->previous_kernel) {
+        key_string(j, "previous_kernel", race->previous_kernel);
+        key_u64(j, "previous_launch", race->previous_launch);
+    }
     sc_report_json_end_object(j);
     sc_report_json_end_object(j);
 }

@@ -274,6 +274,7 @@ void sc_report_text_reason(const ScReportRace *race, ScBuf *out)
     case SC_CAUSE_STRONG_VS_RMW:
     case SC_CAUSE_BARRIER_DIVERGENCE:
     case SC_CAUSE_GRID_COMPLETION:
+    case SC_CAUSE_UNORDERED_STREAMS:
     case SC_CAUSE_COUNT_:
         break;
     }
@@ -406,6 +407,13 @@ void sc_report_text_race(const ScReport *r, const ScReportRace *race, ScBuf *out
         put_name(out, race->module);
     }
     sc_buf_puts(out, "\n");
+    if (race->previous_kernel) {
+        sc_report_short_name(race->previous_kernel, &name);
+        sc_buf_puts(out, "  Previous access's kernel '");
+        put_name(out, name.data ? name.data : "");
+        sc_buf_free(&name);
+        sc_buf_printf(out, "' launch #%" PRIu64 "\n", race->previous_launch);
+    }
     put_summary_line(race, title, out);
     sc_buf_puts(out, "==================\n");
 }

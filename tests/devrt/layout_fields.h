@@ -108,6 +108,7 @@
     FIELD(ScDevLaunch, released)                                                               \
     FIELD(ScDevLaunch, slot_split_cap)                                                         \
     FIELD(ScDevLaunch, prior_dir)                                                              \
+    FIELD(ScDevLaunch, prior_unordered)                                                        \
     FIELD(ScDevLaunch, prior_split)                                                            \
     FIELD(ScDevLaunch, tensor_maps)                                                            \
     FIELD(ScDevLaunch, n_tensor_maps)                                                          \

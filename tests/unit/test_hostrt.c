@@ -148,6 +148,11 @@ TEST(decode_golden)
         decode_case(&out, "grid_dependency: the previous side in the prerequisite grid's shape", &dep, dev, 1);
         dep.prior_quiet = true;
         decode_case(&out, "... which never triggers its dependents: grid_completion", &dep, dev, 1);
+        ScRecordLaunch other = dep;
+        other.dependent = other.prior_quiet = false;
+        other.unordered = true;
+        decode_case(&out, "against the launch before, on an unordered stream: unordered_streams, the previous "
+                          "side in that grid's shape", &other, dev, 1);
     }
     {
         /* The shadow summarized the atomics of other blocks: no site, no semantics. */

@@ -1041,7 +1041,7 @@ typedef struct Golden {
     /* the launch being described */
     bool launch_open;
     ScReportLaunch launch;
-    char kernel[256], module[256];
+    char kernel[256], module[256], previous[256];
     bool has_module;
     uint64_t dropped;
     ScReportSymbol shared[8];
@@ -1296,6 +1296,15 @@ static bool g_launch(Golden *g, char **w, size_t n)
             parse_dim3(g, v, g->launch.cluster);
         } else if ((v = value_of(w[i], "dropped"))) {
             parse_u64(g, v, &g->dropped);
+        } else if ((v = value_of(w[i], "previous"))) {
+            /* KERNEL#NUMBER: the launch its different_grids races name as previous */
+            const char *hash = strchr(v, '#');
+            if (!hash || (size_t)(hash - v) >= sizeof g->previous)
+                return gfail(g, "%s", "previous=KERNEL#NUMBER");
+            memcpy(g->previous, v, (size_t)(hash - v));
+            g->previous[hash - v] = 0;
+            g->launch.previous_kernel = g->previous;
+            parse_u64(g, hash + 1, &g->launch.previous_number);
         } else {
             return gfail(g, "bad launch word '%s'", w[i]);
         }

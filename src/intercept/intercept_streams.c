@@ -1,0 +1,401 @@
+/* intercept_streams.c: the program's stream-ordered work as the driver sees it issued,
+ * kept in one process-wide order (hostrt_order.h): the launch path asks it whether the
+ * launch before is ordered before this one.
+ *
+ * The per-thread default stream (CU_STREAM_PER_THREAD, or the null stream through a
+ * _ptsz/_ptds entry point) is taken for the legacy stream: that orders more work than
+ * the program does, so it can hide a race but never invent one. So do the synchronous
+ * copies and memsets, taken for a context synchronize. Work on a stream being captured
+ * into a graph does not run now and is left out. */
+#include "intercept/intercept.h"
+#include "intercept/intercept_streams.h"
+
+static pthread_mutex_t order_lock = PTHREAD_MUTEX_INITIALIZER;
+static ScOrder *order;
+static bool order_lost_said;
+
+static ScStreamKind kind_of(CUstream stream)
+{
+    static CUresult (*get_flags)(CUstream, unsigned int *);
+    if (!stream || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD)
+        return SC_STREAM_LEGACY;
+    if (!get_flags)
+        *(void **)&get_flags = sc_driver_sym("cuStreamGetFlags");
+    unsigned int flags = 0;
+    if (get_flags && get_flags(stream, &flags) == CUDA_SUCCESS && (flags & CU_STREAM_NON_BLOCKING))
+        return SC_STREAM_NONBLOCKING;
+    return SC_STREAM_BLOCKING;
+}
+
+static uint64_t stream_key(CUstream stream)
+{
+    return kind_of(stream) == SC_STREAM_LEGACY ? 0 : (uint64_t)(uintptr_t)stream;
+}
+
+/* Takes the lock and returns the order, made at first use; NULL (lock not held) when
+ * detection is off or memory ran out. */
+static ScOrder *order_take(void)
+{
+    if (!sc_ctx.detect)
+        return NULL;
+    pthread_mutex_lock(&order_lock);
+    if (!order)
+        order = sc_order_new();
+    if (!order) {
+        pthread_mutex_unlock(&order_lock);
+        return NULL;
+    }
+    return order;
+}
+
+/* Releases the lock; ok false: the order was lost (said once). */
+static void order_give(bool ok)
+{
+    bool say = !ok && !order_lost_said;
+    order_lost_said = order_lost_said || !ok;
+    pthread_mutex_unlock(&order_lock);
+    if (say)
+        sc_log("scord: out of memory, or more than 4096 streams: the order of work on different "
+               "streams is no longer followed, and kernels on different streams are no longer "
+               "compared\n");
+}
+
+/* Whether an operation the program issued on the stream counts: it succeeded,
+ * detection is on and the stream is not being captured (asked last: a driver call). */
+static bool issued(CUresult r, CUstream stream)
+{
+    return r == CUDA_SUCCESS && sc_ctx.detect && !sc_rt_stream_capturing(stream);
+}
+
+bool sc_streams_work(CUstream stream, ScWork *out)
+{
+    *out = (ScWork){0};
+    if (!issued(CUDA_SUCCESS, stream))
+        return false;
+    ScStreamKind kind = kind_of(stream);
+    ScOrder *o = order_take();
+    if (!o)
+        return false;
+    bool ok = sc_order_work(o, stream_key(stream), kind, out);
+    order_give(ok);
+    return ok;
+}
+
+bool sc_streams_before(ScWork earlier, ScWork later)
+{
+    ScOrder *o = order_take();
+    if (!o)
+        return true;
+    bool before = sc_order_before(o, earlier, later);
+    order_give(true);
+    return before;
+}
+
+void sc_streams_graph_launch(CUstream stream)
+{
+    ScWork w;
+    if (!sc_streams_work(stream, &w))
+        return;
+    ScOrder *o = order_take();
+    if (o) {
+        /* Its event-record nodes may have recorded any event. */
+        sc_order_events_unknown(o);
+        order_give(true);
+    }
+}
+
+void sc_streams_host_waits_all(CUresult r)
+{
+    ScOrder *o = r == CUDA_SUCCESS ? order_take() : NULL;
+    if (o)
+        order_give(sc_order_host_waits_all(o));
+}
+
+static void stream_work(CUresult r, CUstream stream)
+{
+    ScWork w;
+    if (r == CUDA_SUCCESS)
+        sc_streams_work(stream, &w);
+}
+
+CUresult on_cuEventRecord(ScReal_cuEventRecord real, CUevent event, CUstream stream)
+{
+    CUresult r = real(event, stream);
+    ScOrder *o = issued(r, stream) ? order_take() : NULL;
+    if (o)
+        order_give(sc_order_record(o, (uint64_t)(uintptr_t)event, stream_key(stream), kind_of(stream)));
+    return r;
+}
+
+CUresult on_cuEventRecordWithFlags(ScReal_cuEventRecordWithFlags real, CUevent event,
+                                   CUstream stream, unsigned int flags)
+{
+    CUresult r = real(event, stream, flags);
+    ScOrder *o = issued(r, stream) ? order_take() : NULL;
+    if (o)
+        order_give(sc_order_record(o, (uint64_t)(uintptr_t)event, stream_key(stream), kind_of(stream)));
+    return r;
+}
+
+CUresult on_cuStreamWaitEvent(ScReal_cuStreamWaitEvent real, CUstream stream, CUevent event,
+                              unsigned int flags)
+{
+    CUresult r = real(stream, event, flags);
+    ScOrder *o = issued(r, stream) ? order_take() : NULL;
+    if (o)
+        order_give(sc_order_stream_waits_event(o, stream_key(stream), kind_of(stream),
+                                               (uint64_t)(uintptr_t)event));
+    return r;
+}
+
+static void host_waits_stream(CUresult r, CUstream stream)
+{
+    ScOrder *o = r == CUDA_SUCCESS ? order_take() : NULL;
+    if (o)
+        order_give(sc_order_host_waits_stream(o, stream_key(stream), kind_of(stream)));
+}
+
+CUresult on_cuStreamSynchronize(ScReal_cuStreamSynchronize real, CUstream stream)
+{
+    CUresult r = real(stream);
+    host_waits_stream(r, stream);
+    return r;
+}
+
+/* CUDA_SUCCESS: the stream's work is complete, which a program may poll for. */
+CUresult on_cuStreamQuery(ScReal_cuStreamQuery real, CUstream stream)
+{
+    CUresult r = real(stream);
+    host_waits_stream(r, stream);
+    return r;
+}
+
+static void host_waits_event(CUresult r, CUevent event)
+{
+    ScOrder *o = r == CUDA_SUCCESS ? order_take() : NULL;
+    if (o)
+        order_give(sc_order_host_waits_event(o, (uint64_t)(uintptr_t)event));
+}
+
+CUresult on_cuEventSynchronize(ScReal_cuEventSynchronize real, CUevent event)
+{
+    CUresult r = real(event);
+    host_waits_event(r, event);
+    return r;
+}
+
+CUresult on_cuEventQuery(ScReal_cuEventQuery real, CUevent event)
+{
+    CUresult r = real(event);
+    host_waits_event(r, event);
+    return r;
+}
+
+CUresult on_cuCtxSynchronize(ScReal_cuCtxSynchronize real)
+{
+    CUresult r = real();
+    sc_streams_host_waits_all(r);
+    return r;
+}
+
+CUresult on_cuCtxSynchronize_v2(ScReal_cuCtxSynchronize_v2 real, CUcontext ctx)
+{
+    CUresult r = real(ctx);
+    sc_streams_host_waits_all(r);
+    return r;
+}
+
+CUresult on_cuStreamDestroy(ScReal_cuStreamDestroy real, CUstream stream)
+{
+    uint64_t key = stream_key(stream);
+    CUresult r = real(stream);
+    ScOrder *o = r == CUDA_SUCCESS && key ? order_take() : NULL;
+    if (o) {
+        sc_order_forget_stream(o, key);
+        order_give(true);
+    }
+    return r;
+}
+
+CUresult on_cuEventDestroy(ScReal_cuEventDestroy real, CUevent event)
+{
+    CUresult r = real(event);
+    ScOrder *o = r == CUDA_SUCCESS ? order_take() : NULL;
+    if (o) {
+        sc_order_forget_event(o, (uint64_t)(uintptr_t)event);
+        order_give(true);
+    }
+    return r;
+}
+
+void sc_streams_stream_waits_all(CUresult r, CUstream stream)
+{
+    ScOrder *o = issued(r, stream) ? order_take() : NULL;
+    if (o)
+        order_give(sc_order_stream_waits_all(o, stream_key(stream), kind_of(stream)));
+}
+
+CUresult on_cuStreamWaitValue32(ScReal_cuStreamWaitValue32 real, CUstream stream, CUdeviceptr addr,
+                                cuuint32_t value, unsigned int flags)
+{
+    CUresult r = real(stream, addr, value, flags);
+    sc_streams_stream_waits_all(r, stream);
+    return r;
+}
+
+CUresult on_cuStreamWaitValue64(ScReal_cuStreamWaitValue64 real, CUstream stream, CUdeviceptr addr,
+                                cuuint64_t value, unsigned int flags)
+{
+    CUresult r = real(stream, addr, value, flags);
+    sc_streams_stream_waits_all(r, stream);
+    return r;
+}
+
+CUresult on_cuStreamBatchMemOp(ScReal_cuStreamBatchMemOp real, CUstream stream, unsigned int count,
+                               CUstreamBatchMemOpParams *ops, unsigned int flags)
+{
+    CUresult r = real(stream, count, ops, flags);
+    sc_streams_stream_waits_all(r, stream);
+    return r;
+}
+
+CUresult on_cuMemcpy(ScReal_cuMemcpy real, CUdeviceptr dst, CUdeviceptr src, size_t bytes)
+{
+    CUresult r = real(dst, src, bytes);
+    sc_streams_host_waits_all(r);
+    return r;
+}
+
+CUresult on_cuMemcpyHtoD(ScReal_cuMemcpyHtoD real, CUdeviceptr dst, const void *src, size_t bytes)
+{
+    CUresult r = real(dst, src, bytes);
+    sc_streams_host_waits_all(r);
+    return r;
+}
+
+CUresult on_cuMemcpyDtoH(ScReal_cuMemcpyDtoH real, void *dst, CUdeviceptr src, size_t bytes)
+{
+    CUresult r = real(dst, src, bytes);
+    sc_streams_host_waits_all(r);
+    return r;
+}
+
+CUresult on_cuMemcpyDtoD(ScReal_cuMemcpyDtoD real, CUdeviceptr dst, CUdeviceptr src, size_t bytes)
+{
+    CUresult r = real(dst, src, bytes);
+    sc_streams_host_waits_all(r);
+    return r;
+}
+
+CUresult on_cuMemcpy2D(ScReal_cuMemcpy2D real, const CUDA_MEMCPY2D *copy)
+{
+    CUresult r = real(copy);
+    sc_streams_host_waits_all(r);
+    return r;
+}
+
+CUresult on_cuMemcpy3D(ScReal_cuMemcpy3D real, const CUDA_MEMCPY3D *copy)
+{
+    CUresult r = real(copy);
+    sc_streams_host_waits_all(r);
+    return r;
+}
+
+CUresult on_cuMemcpyPeer(ScReal_cuMemcpyPeer real, CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src,
+                         CUcontext src_ctx, size_t bytes)
+{
+    CUresult r = real(dst, dst_ctx, src, src_ctx, bytes);
+    sc_streams_host_waits_all(r);
+    return r;
+}
+
+CUresult on_cuMemsetD8(ScReal_cuMemsetD8 real, CUdeviceptr dst, unsigned char value, size_t n)
+{
+    CUresult r = real(dst, value, n);
+    sc_streams_host_waits_all(r);
+    return r;
+}
+
+CUresult on_cuMemsetD16(ScReal_cuMemsetD16 real, CUdeviceptr dst, unsigned short value, size_t n)
+{
+    CUresult r = real(dst, value, n);
+    sc_streams_host_waits_all(r);
+    return r;
+}
+
+CUresult on_cuMemsetD32(ScReal_cuMemsetD32 real, CUdeviceptr dst, unsigned int value, size_t n)
+{
+    CUresult r = real(dst, value, n);
+    sc_streams_host_waits_all(r);
+    return r;
+}
+
+CUresult on_cuMemcpyAsync(ScReal_cuMemcpyAsync real, CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+                          CUstream stream)
+{
+    CUresult r = real(dst, src, bytes, stream);
+    stream_work(r, stream);
+    return r;
+}
+
+CUresult on_cuMemcpyHtoDAsync(ScReal_cuMemcpyHtoDAsync real, CUdeviceptr dst, const void *src,
+                              size_t bytes, CUstream stream)
+{
+    CUresult r = real(dst, src, bytes, stream);
+    stream_work(r, stream);
+    return r;
+}
+
+CUresult on_cuMemcpyDtoHAsync(ScReal_cuMemcpyDtoHAsync real, void *dst, CUdeviceptr src, size_t bytes,
+                              CUstream stream)
+{
+    CUresult r = real(dst, src, bytes, stream);
+    stream_work(r, stream);
+    return r;
+}
+
+CUresult on_cuMemcpyDtoDAsync(ScReal_cuMemcpyDtoDAsync real, CUdeviceptr dst, CUdeviceptr src,
+                              size_t bytes, CUstream stream)
+{
+    CUresult r = real(dst, src, bytes, stream);
+    stream_work(r, stream);
+    return r;
+}
+
+CUresult on_cuMemcpy2DAsync(ScReal_cuMemcpy2DAsync real, const CUDA_MEMCPY2D *copy, CUstream stream)
+{
+    CUresult r = real(copy, stream);
+    stream_work(r, stream);
+    return r;
+}
+
+CUresult on_cuMemcpy3DAsync(ScReal_cuMemcpy3DAsync real, const CUDA_MEMCPY3D *copy, CUstream stream)
+{
+    CUresult r = real(copy, stream);
+    stream_work(r, stream);
+    return r;
+}
+
+CUresult on_cuMemsetD8Async(ScReal_cuMemsetD8Async real, CUdeviceptr dst, unsigned char value,
+                            size_t n, CUstream stream)
+{
+    CUresult r = real(dst, value, n, stream);
+    stream_work(r, stream);
+    return r;
+}
+
+CUresult on_cuMemsetD16Async(ScReal_cuMemsetD16Async real, CUdeviceptr dst, unsigned short value,
+                             size_t n, CUstream stream)
+{
+    CUresult r = real(dst, value, n, stream);
+    stream_work(r, stream);
+    return r;
+}
+
+CUresult on_cuMemsetD32Async(ScReal_cuMemsetD32Async real, CUdeviceptr dst, unsigned int value,
+                             size_t n, CUstream stream)
+{
+    CUresult r = real(dst, value, n, stream);
+    stream_work(r, stream);
+    return r;
+}
