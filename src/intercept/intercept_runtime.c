@@ -668,11 +668,12 @@ bool sc_rt_stream_capturing(CUstream stream)
 /* The roots of the reads of kernel `name` that this launch leaves out
  * (ScDevLaunch.readonly_roots, instr_roots.c): those whose value points into a tracked
  * allocation that no root the kernel writes through points into. None for a launch
- * that may overlap the grid before it, whose writes its reads may meet. The caller
- * holds the context lock. */
-static uint64_t readonly_roots(const char *name, void *const *params, bool programmatic)
+ * that may overlap the grid before it (a programmatic one, or one on another stream
+ * that nothing orders after it), whose writes its reads may meet. The caller holds
+ * the context lock. */
+static uint64_t readonly_roots(const char *name, void *const *params, bool overlaps)
 {
-    const ScKernelTrait *t = params && !programmatic && name[0] ? sc_kernel_trait(name) : NULL;
+    const ScKernelTrait *t = params && !overlaps && name[0] ? sc_kernel_trait(name) : NULL;
     return t ? sc_alloc_unwritten_roots(&sc_ctx.allocs, &t->roots, params) : 0;
 }
 
@@ -832,7 +833,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
 #ifdef SC_DEVRT_PROFILE
         .prof = rt->prof,
 #endif
-        .readonly_roots = readonly_roots(name, params, programmatic),
+        .readonly_roots = readonly_roots(name, params, programmatic || unordered),
     };
     if (ok) {
         step = "sending the launch descriptor";
