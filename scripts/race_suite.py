@@ -63,7 +63,9 @@ CAUSES = {
 }
 SPACES = ("shared", "global")
 SCOPES = ("cta", "cluster", "gpu", "sys")
-KINDS = ("read", "write", "atomic", "barrier") + tuple("atomic." + s for s in SCOPES)
+# copy.read and copy.write: an asynchronous copy or memset the host issues, tagged at
+# its call; scord's report gives it no line (its access's `who` is `copy`).
+KINDS = ("read", "write", "atomic", "barrier", "copy.read", "copy.write") + tuple("atomic." + s for s in SCOPES)
 
 # SPEC.md's categories; a program names its own with SCORD-CATEGORY.
 CATEGORIES = {
@@ -341,6 +343,9 @@ def scord_races(report, source):
     for r in report.get("races", []):
         ends = []
         for a in r.get("accesses", []):
+            if a.get("who") == "copy":
+                ends.append((None, "copy." + (a.get("kind") or "?"), ""))
+                continue
             line, where = resolve_frame(a, source)
             ends.append((line, access_kind(a), where))
         desc = ", ".join(f"{source}:{l} {k}" if not w else f"{w} {k}" for l, k, w in ends)
@@ -378,8 +383,15 @@ def race_matches(exp, rep, coarse=False, check_cause=True):
         return False
     (l1, k1), (l2, k2) = exp.ends
     (m1, j1, _), (m2, j2, _) = rep.ends
-    straight = l1 == m1 and l2 == m2 and kind_matches(k1, j1, coarse) and kind_matches(k2, j2, coarse)
-    crossed = l1 == m2 and l2 == m1 and kind_matches(k1, j2, coarse) and kind_matches(k2, j1, coarse)
+
+    def end_matches(line, kind, rep_line, rep_kind):
+        # A copy's end has no line in the report: its kind alone says which it is.
+        if kind.startswith("copy.") or rep_kind.startswith("copy."):
+            return kind == rep_kind
+        return line == rep_line and kind_matches(kind, rep_kind, coarse)
+
+    straight = end_matches(l1, k1, m1, j1) and end_matches(l2, k2, m2, j2)
+    crossed = end_matches(l1, k1, m2, j2) and end_matches(l2, k2, m1, j1)
     return straight or crossed
 
 
@@ -1548,6 +1560,19 @@ def self_test():
         ("grid_dependency", "global", [access(5, "write"), access(6, "read")])), "demo_norace.cu"),
         warnings_apart=True)
     check(len(r["false_alarms"]) == 1 and not r["warnings"], f"errors stay false alarms: {r}")
+    copy = parse_program("copy_race", "// SCORD-EXPECT: 1 race\n// SCORD-CAUSE: A unordered_streams\n"
+                         "  t[i] = 1; // race(A) write global\n"
+                         "  cudaMemcpyAsync(h, t, n, k, s2); // race(A) copy.read global\n")
+    check(copy.errors == [], f"copy tags: {copy.errors}")
+    by_copy = {"kind": "read", "scope": None, "file": None, "line": None, "ptx_line": None,
+               "inlined_at": [], "who": "copy"}
+    for accesses, want in (([by_copy, access(3, "write", "copy_race.cu")], True),
+                           ([access(3, "write", "copy_race.cu"), dict(by_copy, kind="write")], False),
+                           ([access(4, "read", "copy_race.cu"), access(3, "write", "copy_race.cu")], False)):
+        r = compare(copy.races, scord_races(scord_report(("unordered_streams", "global", accesses)),
+                                            "copy_race.cu"))
+        check(bool(r["found"]) == want and bool(r["false_alarms"]) != want,
+              f"a copy's end matches by its kind alone ({accesses}): {r}")
     try:
         scord_races({"tool": "scord", "schema": "scord-report/2", "races": []}, "demo_norace.cu")
         check(False, "a report of another schema number is refused")

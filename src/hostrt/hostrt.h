@@ -37,4 +37,31 @@ typedef struct ScRecordLaunch {
 size_t sc_hostrt_decode(const ScDevRecord *dev, size_t n, const ScRecordLaunch *launch,
                         ScRaceRecord *out, size_t *withheld);
 
+/* A copy or memset the host issued on a stream, by the device bytes it reads (writes
+ * false) or writes. */
+typedef struct ScHostCopy {
+    uint64_t base, size;
+    bool writes;
+} ScHostCopy;
+
+/* The races of copies with a launch on a stream that nothing orders with theirs, found
+ * in the shadow the launch left over their bytes: one record per instruction of the
+ * launch and side (its words counted as hazards), cause unordered_streams, the copy's
+ * side a copy's (SC_RACE_WHO_COPY). */
+typedef struct ScCopyRaces {
+    ScRaceRecord *recs; /* room for cap */
+    size_t n, cap;
+    uint64_t lost;      /* racing words of an instruction that found no room */
+} ScCopyRaces;
+
+/* The bytes of the 4-byte word at addr (4-aligned) that the copy covers (0: none). */
+uint8_t sc_hostrt_copy_mask(const ScHostCopy *copy, uint64_t addr);
+
+/* One word of a copy's bytes: the shadow word and site word the launch left at addr
+ * (4-aligned), or, for a split word, one byte's cell (cell true, mask that byte).
+ * copy_later: the copy was issued after the launch, and its side is the current one. */
+void sc_hostrt_copy_word(ScCopyRaces *acc, const ScHostCopy *copy, bool copy_later, uint64_t addr,
+                         uint8_t mask, uint64_t word, uint64_t site, bool cell,
+                         const ScRecordLaunch *launch);
+
 #endif

@@ -204,3 +204,81 @@ size_t sc_hostrt_decode(const ScDevRecord *dev, size_t n, const ScRecordLaunch *
     name_by_sync_twins(out, got, launch->report);
     return got;
 }
+
+uint8_t sc_hostrt_copy_mask(const ScHostCopy *copy, uint64_t addr)
+{
+    uint8_t mask = 0;
+    for (uint64_t b = 0; b < 4; b++)
+        if (addr + b >= copy->base && addr + b - copy->base < copy->size)
+            mask |= (uint8_t)(1u << b);
+    return mask;
+}
+
+static uint32_t class_kind(int cls)
+{
+    if (cls == SC_RULES_CLS_READ || cls == SC_RULES_CLS_SREAD)
+        return SC_ABI_KIND_READ;
+    if (cls == SC_RULES_CLS_WRITE || cls == SC_RULES_CLS_SWRITE)
+        return SC_ABI_KIND_WRITE;
+    return SC_ABI_KIND_RMW;
+}
+
+void sc_hostrt_copy_word(ScCopyRaces *acc, const ScHostCopy *copy, bool copy_later, uint64_t addr,
+                         uint8_t mask, uint64_t word, uint64_t site, bool cell,
+                         const ScRecordLaunch *launch)
+{
+    /* The copy is a weak access of the launch's grid, unordered with all of it: the
+     * test of a launch against the one before on another stream (sc_rules_prior_race). */
+    ScRulesAccess a = {
+        .cls = (uint8_t)(copy->writes ? SC_RULES_CLS_WRITE : SC_RULES_CLS_READ),
+        .scope = SC_SCOPE_NONE,
+        .mask = mask,
+    };
+    int cls = mask ? sc_rules_prior_race(word, site, &a, cell) : -1;
+    if (cls < 0)
+        return;
+    ScRulesState st = sc_rules_decode(word);
+    uint32_t named = sc_rules_site_of(site, cls);
+    uint32_t thread = (uint32_t)st.warp * 32u + st.lane;
+    if (named == SC_RULES_SITE_NONE)
+        thread |= SC_DEV_WHO_ANY << SC_DEV_WHO_SHIFT;
+    uint32_t info = prev_info(launch, named, SC_ABI_INFO(0, class_kind(cls), 0, 0, SC_ABI_SPACE_GLOBAL));
+    ScRaceAccess kernel, by_copy = {
+        .site = SC_REPORT_SITE_NONE,
+        .kind = (uint8_t)(copy->writes ? SC_RACE_KIND_WRITE : SC_RACE_KIND_READ),
+        .sem = SC_SEM_WEAK,
+        .scope = SC_SCOPE_NONE,
+        .who = SC_RACE_WHO_COPY,
+    };
+    side_from_dev(named, info, sc_rules_site_blk(site, word), thread, launch->grid, launch->block, &kernel);
+    /* A current side is a thread's, with a size: where the word keeps no instruction,
+     * the thread it recorded, and the bytes the copy meets. */
+    if (!copy_later && named == SC_RULES_SITE_NONE) {
+        kernel.who = SC_RACE_WHO_THREAD;
+        kernel.size = (uint16_t)__builtin_popcount(mask);
+    }
+    for (size_t i = 0; i < acc->n; i++) {
+        ScRaceRecord *r = &acc->recs[i];
+        const ScRaceAccess *k = copy_later ? &r->prev : &r->cur;
+        if (k->site == kernel.site && k->kind == kernel.kind && (copy_later ? r->cur : r->prev).kind == by_copy.kind) {
+            r->hazards++;
+            return;
+        }
+    }
+    if (acc->n == acc->cap) {
+        acc->lost++;
+        return;
+    }
+    uint32_t byte = 0;
+    while (!(mask & (1u << byte)))
+        byte++;
+    acc->recs[acc->n++] = (ScRaceRecord){
+        .address = addr + byte,
+        .hazards = 1,
+        .cause = SC_CAUSE_UNORDERED_STREAMS,
+        .severity = (uint8_t)sc_report_cause_severity(SC_CAUSE_UNORDERED_STREAMS),
+        .space = SC_RACE_SPACE_GLOBAL,
+        .cur = copy_later ? by_copy : kernel,
+        .prev = copy_later ? kernel : by_copy,
+    };
+}

@@ -446,6 +446,122 @@ static bool keep_prior(const ScDrvRt *d)
     return ok;
 }
 
+/* Reads device memory on scord's own non-blocking stream. A synchronous copy runs on
+ * the legacy stream and waits for the program's blocking streams, one of which may
+ * wait for the host (a stream memory wait, an event not yet recorded): this waits for
+ * nothing of the program's. The caller holds the context lock. */
+static bool own_read(void *dst, CUdeviceptr src, size_t bytes)
+{
+    static CUresult (*create)(CUstream *, unsigned int);
+    static CUresult (*dtoh_async)(void *, CUdeviceptr, size_t, CUstream);
+    static CUresult (*sync)(CUstream);
+    ScRuntime *rt = &sc_ctx.rt;
+    if (!create) {
+        *(void **)&dtoh_async = sc_driver_sym("cuMemcpyDtoHAsync_v2");
+        *(void **)&sync = sc_driver_sym("cuStreamSynchronize");
+        *(void **)&create = sc_driver_sym("cuStreamCreate");
+    }
+    if (!create || !dtoh_async || !sync ||
+        (!rt->own_stream && !cu_ok(create(&rt->own_stream, CU_STREAM_NON_BLOCKING))))
+        return false;
+    return cu_ok(dtoh_async(dst, src, bytes, rt->own_stream)) && cu_ok(sync(rt->own_stream));
+}
+
+/* The races of a copy range with the checked launch whose shadow lies over it (the
+ * latest), read back chunk by chunk where that launch marked the chunk: the chunk
+ * tables first, then the shadow words (and the byte cells of split ones) over the
+ * range. False when a read fails. */
+static bool scan_copy(const ScHostCopy *c, bool copy_later, const ScRecordLaunch *rl, ScCopyRaces *acc)
+{
+    ScRuntime *rt = &sc_ctx.rt;
+    static uint64_t shadow[SC_SHADOW_CHUNK_WORDS];
+    uint64_t end = c->base + c->size;
+    if (end < c->base || (end - 1) >> SC_SHADOW_DIR_SHIFT >= DIR_ENTRIES)
+        return true;
+    for (uint64_t di = c->base >> SC_SHADOW_DIR_SHIFT; di <= (end - 1) >> SC_SHADOW_DIR_SHIFT; di++)
+        if (rt->tables[di] &&
+            !own_read(rt->tables[di], rt->table_dev[di], TABLE_ENTRIES * sizeof(uint64_t)))
+            return false;
+    for (uint64_t addr = c->base & ~(uint64_t)3; addr < end;) {
+        uint64_t chunk_end = (addr | (SC_SHADOW_CHUNK_BYTES - 1)) + 1, stop = end < chunk_end ? end : chunk_end;
+        const uint64_t *table = rt->tables[addr >> SC_SHADOW_DIR_SHIFT];
+        uint64_t entry = table ? table[(addr >> SC_SHADOW_CHUNK_SHIFT) & (TABLE_ENTRIES - 1)] : 0;
+        size_t first = (addr & (SC_SHADOW_CHUNK_BYTES - 1)) >> 2, n = (size_t)((stop - addr + 3) >> 2);
+        if (used_own_shadow(entry) &&
+            !own_read(shadow, (entry & ~SC_SHADOW_FLAGS) + first * 16, n * 16))
+            return false;
+        for (size_t i = 0; used_own_shadow(entry) && i < n; i++) {
+            uint64_t word = shadow[2 * i], site = shadow[2 * i + 1], at = addr + 4 * i, cells[8];
+            uint8_t mask = sc_hostrt_copy_mask(c, at);
+            if (!word)
+                continue;
+            if (!sc_rules_is_split(word)) {
+                sc_hostrt_copy_word(acc, c, copy_later, at, mask, word, site, false, rl);
+                continue;
+            }
+            uint64_t group = sc_rules_split_index(word);
+            if (group >= rt->split_cap || !own_read(cells, rt->split_pool + group * sizeof cells, sizeof cells))
+                continue;
+            for (uint32_t b = 0; b < 4; b++)
+                if (mask & (1u << b))
+                    sc_hostrt_copy_word(acc, c, copy_later, at, (uint8_t)(1u << b), cells[2 * b],
+                                        cells[2 * b + 1], true, rl);
+        }
+        addr = chunk_end;
+    }
+    return true;
+}
+
+/* Races of copies with a launch that nothing orders with them: at most this many
+ * records (one per instruction of the launch); words of more instructions count as
+ * records not delivered where the launch's own are counted, and are not reported
+ * where a copy meets the launch before it. */
+#define COPY_RACES 64
+
+void sc_rt_copy_issued(const ScHostCopy *ranges, size_t n, ScWork work)
+{
+    if (!sc_ctx.detect || !work.stream)
+        return;
+    pthread_mutex_lock(&sc_ctx.launch_lock);
+    pthread_mutex_lock(&sc_ctx.lock);
+    ScRuntime *rt = &sc_ctx.rt;
+    ScRaceRecord recs[COPY_RACES];
+    ScCopyRaces acc = {recs, 0, COPY_RACES, 0};
+    if (rt->ready && rt->last_checked && !sc_streams_before(rt->last_work, work)) {
+        ScRecordLaunch rl = {
+            .site_infos = sc_ctx.site_infos,
+            .n_site_infos = sc_ctx.cap_site_infos,
+            .report = sc_ctx.report,
+        };
+        memcpy(rl.grid, rt->last_grid, sizeof rl.grid);
+        memcpy(rl.block, rt->last_block, sizeof rl.block);
+        for (size_t i = 0; i < n; i++)
+            if (!scan_copy(&ranges[i], true, &rl, &acc))
+                break;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (rt->n_copies < SC_RT_PENDING_COPIES)
+            rt->copies[rt->n_copies++] = (ScPendingCopy){ranges[i], work};
+        else
+            rt->copies_unfollowed++;
+    }
+    ScBuf text = {0};
+    ScErr err = {0};
+    ScReportLaunch launch = {
+        .kernel = rt->last_kernel,
+        .number = rt->last_number,
+        .grid = {rt->last_grid[0], rt->last_grid[1], rt->last_grid[2]},
+        .block = {rt->last_block[0], rt->last_block[1], rt->last_block[2]},
+    };
+    if (acc.n && sc_ctx.report && !sc_report_add_late_races(sc_ctx.report, &launch, recs, acc.n, &text, &err))
+        sc_log("scord: %s\n", err.msg);
+    pthread_mutex_unlock(&sc_ctx.lock);
+    pthread_mutex_unlock(&sc_ctx.launch_lock);
+    if (text.len)
+        sc_log("%s", text.data);
+    sc_buf_free(&text);
+}
+
 /* Allocates or grows the metadata cache to what the cached allocations want (as far
  * as the device keeps its headroom, devrt_policy.h) and gives this launch its epoch.
  * A cache that cannot be had is no failure: its chunks count as unchecked. False only
@@ -668,9 +784,9 @@ bool sc_rt_stream_capturing(CUstream stream)
 /* The roots of the reads of kernel `name` that this launch leaves out
  * (ScDevLaunch.readonly_roots, instr_roots.c): those whose value points into a tracked
  * allocation that no root the kernel writes through points into. None for a launch
- * that may overlap the grid before it (a programmatic one, or one on another stream
- * that nothing orders after it), whose writes its reads may meet. The caller holds
- * the context lock. */
+ * that may overlap the grid or a copy before it (a programmatic one, or one on another
+ * stream that nothing orders after it), whose writes its reads may meet. The caller
+ * holds the context lock. */
 static uint64_t readonly_roots(const char *name, void *const *params, bool overlaps)
 {
     const ScKernelTrait *t = params && !overlaps && name[0] ? sc_kernel_trait(name) : NULL;
@@ -760,6 +876,11 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
      * ran that launch to its end already, but the program did not ask it to. */
     bool unordered = ok && !dependent && rt->last_checked && !sc_streams_before(rt->last_work, chk->work) &&
                      keep_prior(&d);
+    /* A copy issued before it that nothing orders before it meets its accesses when it
+     * ends: its reads of memory it never writes are checked then too. */
+    bool copy_unordered = false;
+    for (size_t i = 0; i < rt->n_copies && !copy_unordered; i++)
+        copy_unordered = !sc_streams_before(rt->copies[i].work, chk->work);
     if (dependent || unordered) {
         chk->dependent = dependent;
         chk->unordered = unordered;
@@ -833,7 +954,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
 #ifdef SC_DEVRT_PROFILE
         .prof = rt->prof,
 #endif
-        .readonly_roots = readonly_roots(name, params, programmatic || unordered),
+        .readonly_roots = readonly_roots(name, params, programmatic || unordered || copy_unordered),
     };
     if (ok) {
         step = "sending the launch descriptor";
@@ -918,7 +1039,7 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
     }
     ScDevLaunch desc;
     ScDevRecord *dev = malloc(rt->records_cap * sizeof *dev);
-    ScRaceRecord *recs = malloc(rt->records_cap * sizeof *recs);
+    ScRaceRecord *recs = malloc((rt->records_cap + COPY_RACES) * sizeof *recs);
     size_t n = 0, withheld = 0;
     if (dev && recs && cu_ok(d.dtoh(&desc, rt->launch, sizeof desc)) &&
         cu_ok(d.dtoh(dev, rt->records, rt->records_cap * sizeof *dev))) {
@@ -937,6 +1058,21 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
         memcpy(rl.prior_block, chk->prior_block, sizeof rl.prior_block);
         n = sc_hostrt_decode(dev, rt->records_cap, &rl, recs, &withheld);
         uint64_t dropped = desc.records_used > n + withheld ? desc.records_used - n - withheld : 0;
+        /* The copies issued since the launch before meet this one's accesses where
+         * nothing orders them before it. */
+        ScCopyRaces copies = {recs + n, 0, COPY_RACES, 0};
+        for (size_t i = 0; i < rt->n_copies; i++)
+            if (!sc_streams_before(rt->copies[i].work, chk->work) &&
+                !scan_copy(&rt->copies[i].range, false, &rl, &copies))
+                break;
+        rt->n_copies = 0;
+        n += copies.n;
+        dropped += copies.lost;
+        if (rt->copies_unfollowed)
+            sc_vlog("scord: %llu copies issued before a launch of %s were not compared with it "
+                    "(more than %d since the checked launch before)\n",
+                    (unsigned long long)rt->copies_unfollowed, chk->kernel, SC_RT_PENDING_COPIES);
+        rt->copies_unfollowed = 0;
         ScReportLaunch launch = {
             .kernel = chk->kernel,
             .number = ++sc_ctx.checked_launches,

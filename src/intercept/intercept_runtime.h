@@ -7,10 +7,20 @@
 
 #include "common/sc_defs.h"
 #include "devrt/devrt_policy.h"
+#include "hostrt/hostrt.h"
 #include "hostrt/hostrt_order.h"
 #include "intercept/intercept_tensor.h"
 
 typedef struct ScOptions ScOptions;
+
+/* A device range of an asynchronous copy or memset, and the copy's place in the order
+ * of stream work: checked against the checked launch before it and kept for the one
+ * after it, where nothing orders them (sc_rt_copy_issued). */
+typedef struct ScPendingCopy {
+    ScHostCopy range;
+    ScWork work;
+} ScPendingCopy;
+#define SC_RT_PENDING_COPIES 64
 
 /* Device memory scord holds for one context. Guarded by the context lock. */
 typedef struct ScRuntime {
@@ -70,6 +80,13 @@ typedef struct ScRuntime {
     size_t prior_tables_bytes, prior_shadow_bytes, prior_split_bytes;
     uint64_t *prior_dir_host; /* mirror of prior_dir */
     bool prior_warned;        /* the note that a dependency could not be kept was given */
+    /* Copy ranges issued since the checked launch before, for the next one; beyond
+     * SC_RT_PENDING_COPIES they are not followed (counted). */
+    ScPendingCopy copies[SC_RT_PENDING_COPIES];
+    size_t n_copies;
+    uint64_t copies_unfollowed;
+    CUstream own_stream;      /* non-blocking, scord's: shadow read back beside the
+                                 program's streams, waiting for none of their work */
     ScTensorMaps tensor_maps; /* the tensor maps the program encoded */
     CUdeviceptr tensor_maps_dev; /* their copy on the device, SC_DEV_TENSOR_MAPS records */
 #ifdef SC_DEVRT_PROFILE
@@ -112,6 +129,11 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
 /* Prints the section timers of a profiling runtime (DEVRT_PROFILE=1), summed over the run. */
 void sc_rt_print_profile(void);
 #endif
+
+/* An asynchronous copy or memset the program issued, by its device ranges: checked,
+ * in the shadow the checked launch before it left, where nothing orders that launch
+ * before it, and kept for the checked launch after it (races: unordered_streams). */
+void sc_rt_copy_issued(const ScHostCopy *ranges, size_t n, ScWork work);
 
 /* Whether work on the stream is being captured into a graph (or the driver cannot
  * say): scord then makes no driver call of its own for it, which could invalidate the

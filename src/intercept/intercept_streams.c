@@ -6,7 +6,9 @@
  * _ptsz/_ptds entry point) is taken for the legacy stream: that orders more work than
  * the program does, so it can hide a race but never invent one. So do the synchronous
  * copies and memsets, taken for a context synchronize. Work on a stream being captured
- * into a graph does not run now and is left out. */
+ * into a graph does not run now and is left out. Asynchronous copies and memsets are
+ * accesses too: the runtime compares them with the checked launches around them
+ * (sc_rt_copy_issued). */
 #include "intercept/intercept.h"
 #include "intercept/intercept_streams.h"
 
@@ -111,11 +113,33 @@ void sc_streams_host_waits_all(CUresult r)
         order_give(sc_order_host_waits_all(o));
 }
 
-static void stream_work(CUresult r, CUstream stream)
+/* An asynchronous copy or memset: work of its stream, and accesses to the device
+ * memory it reads and writes (n ranges; none for 2D and 3D copies, whose ranges are
+ * not followed), compared with the kernels around it. */
+static void copy_work(CUresult r, CUstream stream, const ScHostCopy *ranges, size_t n)
 {
     ScWork w;
-    if (r == CUDA_SUCCESS)
-        sc_streams_work(stream, &w);
+    if (r == CUDA_SUCCESS && sc_streams_work(stream, &w) && n)
+        sc_rt_copy_issued(ranges, n, w);
+}
+
+/* A copy from src to dst, either of which may be device memory. */
+static void copy_both(CUresult r, CUstream stream, CUdeviceptr dst, CUdeviceptr src, size_t bytes)
+{
+    ScHostCopy ranges[2] = {{src, bytes, false}, {dst, bytes, true}};
+    copy_work(r, stream, ranges, 2);
+}
+
+static void copy_reads(CUresult r, CUstream stream, CUdeviceptr src, size_t bytes)
+{
+    ScHostCopy range = {src, bytes, false};
+    copy_work(r, stream, &range, 1);
+}
+
+static void copy_writes(CUresult r, CUstream stream, CUdeviceptr dst, size_t bytes)
+{
+    ScHostCopy range = {dst, bytes, true};
+    copy_work(r, stream, &range, 1);
 }
 
 CUresult on_cuEventRecord(ScReal_cuEventRecord real, CUevent event, CUstream stream)
@@ -334,7 +358,7 @@ CUresult on_cuMemcpyAsync(ScReal_cuMemcpyAsync real, CUdeviceptr dst, CUdevicept
                           CUstream stream)
 {
     CUresult r = real(dst, src, bytes, stream);
-    stream_work(r, stream);
+    copy_both(r, stream, dst, src, bytes);
     return r;
 }
 
@@ -342,7 +366,7 @@ CUresult on_cuMemcpyHtoDAsync(ScReal_cuMemcpyHtoDAsync real, CUdeviceptr dst, co
                               size_t bytes, CUstream stream)
 {
     CUresult r = real(dst, src, bytes, stream);
-    stream_work(r, stream);
+    copy_writes(r, stream, dst, bytes);
     return r;
 }
 
@@ -350,7 +374,7 @@ CUresult on_cuMemcpyDtoHAsync(ScReal_cuMemcpyDtoHAsync real, void *dst, CUdevice
                               CUstream stream)
 {
     CUresult r = real(dst, src, bytes, stream);
-    stream_work(r, stream);
+    copy_reads(r, stream, src, bytes);
     return r;
 }
 
@@ -358,21 +382,21 @@ CUresult on_cuMemcpyDtoDAsync(ScReal_cuMemcpyDtoDAsync real, CUdeviceptr dst, CU
                               size_t bytes, CUstream stream)
 {
     CUresult r = real(dst, src, bytes, stream);
-    stream_work(r, stream);
+    copy_both(r, stream, dst, src, bytes);
     return r;
 }
 
 CUresult on_cuMemcpy2DAsync(ScReal_cuMemcpy2DAsync real, const CUDA_MEMCPY2D *copy, CUstream stream)
 {
     CUresult r = real(copy, stream);
-    stream_work(r, stream);
+    copy_work(r, stream, NULL, 0);
     return r;
 }
 
 CUresult on_cuMemcpy3DAsync(ScReal_cuMemcpy3DAsync real, const CUDA_MEMCPY3D *copy, CUstream stream)
 {
     CUresult r = real(copy, stream);
-    stream_work(r, stream);
+    copy_work(r, stream, NULL, 0);
     return r;
 }
 
@@ -380,7 +404,7 @@ CUresult on_cuMemsetD8Async(ScReal_cuMemsetD8Async real, CUdeviceptr dst, unsign
                             size_t n, CUstream stream)
 {
     CUresult r = real(dst, value, n, stream);
-    stream_work(r, stream);
+    copy_writes(r, stream, dst, n);
     return r;
 }
 
@@ -388,7 +412,7 @@ CUresult on_cuMemsetD16Async(ScReal_cuMemsetD16Async real, CUdeviceptr dst, unsi
                              size_t n, CUstream stream)
 {
     CUresult r = real(dst, value, n, stream);
-    stream_work(r, stream);
+    copy_writes(r, stream, dst, 2 * n);
     return r;
 }
 
@@ -396,6 +420,6 @@ CUresult on_cuMemsetD32Async(ScReal_cuMemsetD32Async real, CUdeviceptr dst, unsi
                              size_t n, CUstream stream)
 {
     CUresult r = real(dst, value, n, stream);
-    stream_work(r, stream);
+    copy_writes(r, stream, dst, 4 * n);
     return r;
 }

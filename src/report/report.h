@@ -50,6 +50,8 @@ typedef enum ScRaceWho {
     SC_RACE_WHO_WARP,   /* a thread of the named thread's warp */
     SC_RACE_WHO_BLOCK,  /* a thread of the named block */
     SC_RACE_WHO_ANY,    /* any thread: the access is not tied to the one named */
+    SC_RACE_WHO_COPY,   /* no thread: an asynchronous copy or memset the host issued
+                           (unordered_streams, either side; no site, no size) */
 } ScRaceWho;
 
 /* One side of a race as the device records it. The enum-valued fields are
@@ -63,7 +65,7 @@ typedef struct ScRaceAccess {
     uint8_t kind;       /* ScRaceKind */
     uint8_t sem;        /* ScSem; SC_SEM_NONE (a record that gives none) reads as weak */
     uint8_t scope;      /* ScScope */
-    uint8_t who;        /* ScRaceWho (a previous side only) */
+    uint8_t who;        /* ScRaceWho (a previous side only, but for a copy) */
 } ScRaceAccess;
 
 typedef struct ScRaceRecord {
@@ -200,6 +202,11 @@ bool sc_report_has_race(const ScReport *r, const ScRaceRecord *rec);
  * out of memory. */
 bool sc_report_add_launch(ScReport *r, const ScReportLaunch *launch, const ScRaceRecord *recs,
                           size_t n, uint64_t dropped, ScBuf *text, ScErr *err);
+/* Races of a launch already added, found after it (a copy on a stream unordered with
+ * it, issued after it ended): folded and printed as sc_report_add_launch does, the
+ * launch not counted again. */
+bool sc_report_add_late_races(ScReport *r, const ScReportLaunch *launch, const ScRaceRecord *recs,
+                              size_t n, ScBuf *text, ScErr *err);
 
 /* A kernel scord could not check (its module has no PTX); listed in the JSON. */
 bool sc_report_add_unchecked(ScReport *r, const char *kernel, ScErr *err);

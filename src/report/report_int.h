@@ -83,6 +83,7 @@ struct ScReport {
 
     ScReportRace *races;      /* in order of first occurrence */
     size_t n_races, cap_races;
+    uint64_t last_launch_with_races; /* counted in launches_with_races (its number) */
     size_t *race_slots;       /* open addressing: index + 1 into races, 0 = empty */
     size_t cap_race_slots;
 

@@ -263,7 +263,7 @@ static void put_access(ScReportJson *j, const char *role, const ScRaceAccess *a,
     sc_report_json_dim3(j, a->thread);
     sc_report_json_key(j, "block");
     sc_report_json_dim3(j, a->block);
-    static const char *const who[] = {"thread", "warp", "block", "any"};
+    static const char *const who[] = {"thread", "warp", "block", "any", "copy"};
     key_string(j, "who", who[a->who]);
     sc_report_json_end_object(j);
 }
@@ -277,7 +277,7 @@ static void put_race(ScReportJson *j, const ScReportRace *race)
     key_string(j, "cause", sc_report_cause_name((ScCause)rec->cause));
     key_string(j, "space", sc_report_space_name((ScRaceSpace)rec->space));
     put_address(j, race);
-    if (rec->space == SC_RACE_SPACE_NONE)
+    if (rec->space == SC_RACE_SPACE_NONE || rec->cur.who == SC_RACE_WHO_COPY)
         key_null(j, "size");
     else
         key_u64(j, "size", rec->cur.size);

@@ -123,6 +123,8 @@ uint32_t sc_report_linear_thread(const ScReportRace *race, const ScRaceAccess *a
 const char *sc_report_relation(const ScReportRace *race)
 {
     const ScRaceAccess *a = &race->rec.cur, *b = &race->rec.prev;
+    if (a->who == SC_RACE_WHO_COPY || b->who == SC_RACE_WHO_COPY)
+        return "kernel_and_copy";
     if (race->rec.cause == SC_CAUSE_GRID_DEPENDENCY || race->rec.cause == SC_CAUSE_GRID_COMPLETION ||
         race->rec.cause == SC_CAUSE_UNORDERED_STREAMS)
         return "different_grids";
@@ -137,6 +139,8 @@ const char *sc_report_relation(const ScReportRace *race)
         return same_block ? "same_block" : "different_blocks";
     case SC_RACE_WHO_ANY:
         return "unknown";
+    case SC_RACE_WHO_COPY:
+        break;
     }
     return !same_block ? "different_blocks" : same_warp ? "same_warp" : "same_block";
 }
@@ -465,9 +469,13 @@ bool sc_report_add_unchecked(ScReport *r, const char *kernel, ScErr *err)
 }
 
 /* A previous access the device could not name (a summarized one) comes with its kind
- * but no size: size 0 means unknown there, and only there. */
+ * but no size: size 0 means unknown there, and only there. A copy's side has no site,
+ * no size and no thread. */
 static bool access_ok(const ScRaceAccess *a, bool barrier_divergence, bool previous)
 {
+    if (a->who == SC_RACE_WHO_COPY)
+        return !barrier_divergence && a->site == SC_REPORT_SITE_NONE && a->size == 0 &&
+               (a->kind == SC_RACE_KIND_READ || a->kind == SC_RACE_KIND_WRITE);
     if (a->sem > SC_SEM_MMIO || a->scope > SC_SCOPE_SYS || a->who > SC_RACE_WHO_ANY ||
         (a->who != SC_RACE_WHO_THREAD && (!previous || a->site != SC_REPORT_SITE_NONE)))
         return false;
@@ -488,6 +496,9 @@ static bool record_ok(const ScRaceRecord *rec)
         return false;
     bool bd = rec->cause == SC_CAUSE_BARRIER_DIVERGENCE;
     if (bd != (rec->space == SC_RACE_SPACE_NONE))
+        return false;
+    bool cur_copy = rec->cur.who == SC_RACE_WHO_COPY, prev_copy = rec->prev.who == SC_RACE_WHO_COPY;
+    if ((cur_copy || prev_copy) && (cur_copy == prev_copy || rec->cause != SC_CAUSE_UNORDERED_STREAMS))
         return false;
     return access_ok(&rec->cur, bd, false) && access_ok(&rec->prev, bd, true);
 }
@@ -700,7 +711,8 @@ static ScReportRace *new_race(ScReport *r, const ScRaceRecord *rec, const ScRepo
 
 static bool unnamed_previous(const ScRaceRecord *rec)
 {
-    return rec->cause != SC_CAUSE_BARRIER_DIVERGENCE && rec->prev.site == SC_REPORT_SITE_NONE;
+    return rec->cause != SC_CAUSE_BARRIER_DIVERGENCE && rec->prev.site == SC_REPORT_SITE_NONE &&
+           rec->prev.who != SC_RACE_WHO_COPY;
 }
 
 /* A race whose previous access the device could not name (the shadow word summarized
@@ -712,7 +724,8 @@ static ScReportRace *named_twin(ScReport *r, const ScRaceRecord *rec)
     for (size_t i = 0; i < r->n_races; i++) {
         ScReportRace *race = &r->races[i];
         const ScRaceRecord *o = &race->rec;
-        if (o->cause != rec->cause || o->space != rec->space || unnamed_previous(o))
+        if (o->cause != rec->cause || o->space != rec->space || unnamed_previous(o) ||
+            o->cur.who == SC_RACE_WHO_COPY || o->prev.who == SC_RACE_WHO_COPY)
             continue;
         if ((o->cur.site == rec->cur.site && o->prev.kind == rec->prev.kind) ||
             (o->prev.site == rec->cur.site && o->cur.kind == rec->prev.kind))
@@ -721,11 +734,11 @@ static ScReportRace *named_twin(ScReport *r, const ScRaceRecord *rec)
     return NULL;
 }
 
-bool sc_report_add_launch(ScReport *r, const ScReportLaunch *launch, const ScRaceRecord *recs,
-                          size_t n, uint64_t dropped, ScBuf *text, ScErr *err)
+/* Folds a launch's records into the races and prints the new ones (text NULL: none);
+ * *with_races: one of them is reported. */
+static bool add_records(ScReport *r, const ScReportLaunch *launch, const ScRaceRecord *recs, size_t n,
+                        ScBuf *text, ScErr *err, bool *with_races_out)
 {
-    r->counts.launches++;
-    r->counts.dropped = add_sat(r->counts.dropped, dropped);
     size_t first_new = r->n_races;
     bool with_races = false;
     /* Records whose previous instruction is named first, so that the others can fold
@@ -760,8 +773,7 @@ bool sc_report_add_launch(ScReport *r, const ScReportLaunch *launch, const ScRac
             with_races = true;
         }
     }
-    if (with_races)
-        r->counts.launches_with_races++;
+    *with_races_out = with_races;
     /* Printed once the whole launch is folded, so a block counts every hazard
      * of the launch that found it. */
     for (size_t i = first_new; text && i < r->n_races; i++) {
@@ -771,6 +783,32 @@ bool sc_report_add_launch(ScReport *r, const ScReportLaunch *launch, const ScRac
     if (text && text->oom)
         return oom(err);
     return true;
+}
+
+bool sc_report_add_launch(ScReport *r, const ScReportLaunch *launch, const ScRaceRecord *recs,
+                          size_t n, uint64_t dropped, ScBuf *text, ScErr *err)
+{
+    r->counts.launches++;
+    r->counts.dropped = add_sat(r->counts.dropped, dropped);
+    bool with_races = false;
+    bool ok = add_records(r, launch, recs, n, text, err, &with_races);
+    if (with_races) {
+        r->counts.launches_with_races++;
+        r->last_launch_with_races = launch->number;
+    }
+    return ok;
+}
+
+bool sc_report_add_late_races(ScReport *r, const ScReportLaunch *launch, const ScRaceRecord *recs,
+                              size_t n, ScBuf *text, ScErr *err)
+{
+    bool with_races = false;
+    bool ok = add_records(r, launch, recs, n, text, err, &with_races);
+    if (with_races && r->last_launch_with_races != launch->number) {
+        r->counts.launches_with_races++;
+        r->last_launch_with_races = launch->number;
+    }
+    return ok;
 }
 
 void sc_report_counts(const ScReport *r, ScReportCounts *out)

@@ -87,6 +87,9 @@ void sc_report_text_thread(const ScRaceAccess *a, ScBuf *out)
     case SC_RACE_WHO_ANY:
         sc_buf_puts(out, "a thread scord did not record");
         return;
+    case SC_RACE_WHO_COPY:
+        sc_buf_puts(out, "an asynchronous copy or memset the host issued on another stream");
+        return;
     }
     sc_buf_puts(out, "thread ");
     sc_report_text_dim3(a->thread, out);
@@ -242,6 +245,8 @@ void sc_report_text_reason(const ScReportRace *race, ScBuf *out)
         sc_buf_puts(out, "the other thread was not recorded");
     else if (strcmp(relation, "different_grids") == 0)
         sc_buf_puts(out, "different grids");
+    else if (strcmp(relation, "kernel_and_copy") == 0)
+        sc_buf_puts(out, "a kernel and a copy");
     else
         sc_buf_puts(out, "different blocks");
     sc_buf_puts(out, "): ");
@@ -316,7 +321,7 @@ static void put_accesses(const ScReportRace *race, ScBuf *out)
     sc_report_text_address(race, out);
     sc_buf_puts(out, " by ");
     put_thread(&race->rec.cur, out);
-    sc_buf_puts(out, ":\n");
+    sc_buf_puts(out, race->rec.cur.who == SC_RACE_WHO_COPY ? "\n" : ":\n");
     put_frames(&race->cur, out);
     /* The address is the current access's; a previous access of another size
      * may start elsewhere, so its line gives none. */
@@ -324,7 +329,9 @@ static void put_accesses(const ScReportRace *race, ScBuf *out)
     sc_report_text_access(&race->rec.prev, true, true, out);
     sc_buf_puts(out, " by ");
     put_thread(&race->rec.prev, out);
-    sc_buf_puts(out, race->prev.id == SC_REPORT_SITE_NONE ? " (instruction not recorded)\n" : ":\n");
+    sc_buf_puts(out, race->rec.prev.who == SC_RACE_WHO_COPY     ? "\n"
+                     : race->prev.id == SC_REPORT_SITE_NONE ? " (instruction not recorded)\n"
+                                                             : ":\n");
     put_frames(&race->prev, out);
 }
 
@@ -345,7 +352,8 @@ static void put_divergence(const ScReportRace *race, ScBuf *out)
 static void put_summary_line(const ScReportRace *race, const char *title, ScBuf *out)
 {
     sc_buf_printf(out, "SUMMARY: scord: %s ", title);
-    const ScReportSiteInfo *s = &race->cur;
+    /* A copy has no line of its own: the kernel's access names the race. */
+    const ScReportSiteInfo *s = race->rec.cur.who == SC_RACE_WHO_COPY ? &race->prev : &race->cur;
     if (!s->known) {
         sc_buf_puts(out, "in ");
         put_name(out, race->kernel);

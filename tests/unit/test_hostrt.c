@@ -236,8 +236,92 @@ TEST(decode_golden)
     sc_buf_free(&out);
 }
 
+/* The word and site word one access of thread tid in block blk leaves on an empty
+ * word, as the runtime would write them (site id: the instruction). */
+static void one_access(uint32_t blk, uint32_t tid, int cls, int scope, uint32_t site_id, uint64_t *word,
+                       uint64_t *site)
+{
+    static ScRulesBlockClk bclk;
+    static ScRulesWarpClk wclk;
+    sc_rules_block_clk_init(&bclk, 1);
+    sc_rules_warp_clk_init(&wclk, 1);
+    ScRulesAccess a = {
+        .cls = (uint8_t)cls, .scope = (uint8_t)scope, .mask = 15, .blk = blk, .tid = tid,
+        .bar_now = bclk.now, .bar_own = bclk.own[tid >> 5], .bar_seen = bclk.seen[tid >> 5],
+        .sync_now = wclk.now, .sync_floor = wclk.floor, .sync_seen = wclk.seen[tid & 31],
+    };
+    ScRulesVerdict v;
+    CHECK(sc_rules_access(0, &a, word, &v) == SC_RULES_OK);
+    *site = sc_rules_site_next(0, 0, *word, &a, site_id, 0);
+}
+
+TEST(copy_words)
+{
+    ScRecordLaunch l = {.grid = {8, 1, 1}, .block = {128, 1, 1}, .site_infos = site_infos,
+                        .n_site_infos = SC_ARRAY_LEN(site_infos)};
+    uint64_t written, written_site, read, read_site, atomic, atomic_site;
+    one_access(5, 70, SC_RULES_CLS_WRITE, SC_SCOPE_NONE, 1, &written, &written_site);
+    one_access(2, 3, SC_RULES_CLS_READ, SC_SCOPE_NONE, 2, &read, &read_site);
+    one_access(1, 9, SC_RULES_CLS_ATOMIC, SC_SCOPE_GPU, 4, &atomic, &atomic_site);
+    ScHostCopy out = {0x1002, 4096, false}, in = {0x1000, 8, true};
+    CHECK_INT(0x0c, sc_hostrt_copy_mask(&out, 0x1000));
+    CHECK_INT(0x0f, sc_hostrt_copy_mask(&out, 0x1004));
+    CHECK_INT(0, sc_hostrt_copy_mask(&out, 0x2004));
+    CHECK_INT(0x03, sc_hostrt_copy_mask(&out, 0x2000));
+    ScRaceRecord recs[2];
+    ScCopyRaces acc = {recs, 0, 2, 0};
+    /* A copy out of what the launch wrote, issued after it: two words, one record. */
+    sc_hostrt_copy_word(&acc, &out, true, 0x1000, sc_hostrt_copy_mask(&out, 0x1000), written, written_site,
+                        false, &l);
+    sc_hostrt_copy_word(&acc, &out, true, 0x1004, 15, written, written_site, false, &l);
+    /* Reads meet reads, and an atomic a copy's read: no race for the first, a second
+     * record for the other. */
+    sc_hostrt_copy_word(&acc, &out, true, 0x1008, 15, read, read_site, false, &l);
+    sc_hostrt_copy_word(&acc, &out, true, 0x100c, 15, atomic, atomic_site, false, &l);
+    CHECK_INT(2, acc.n);
+    CHECK_INT(0, acc.lost);
+    CHECK_INT(0x1002, recs[0].address);
+    CHECK_INT(2, recs[0].hazards);
+    CHECK_INT(SC_CAUSE_UNORDERED_STREAMS, recs[0].cause);
+    CHECK_INT(SC_RACE_WHO_COPY, recs[0].cur.who);
+    CHECK_INT(SC_RACE_KIND_READ, recs[0].cur.kind);
+    CHECK_INT(1, recs[0].prev.site);
+    CHECK_INT(SC_RACE_KIND_WRITE, recs[0].prev.kind);
+    CHECK_INT(4, recs[0].prev.size);
+    CHECK_INT(5, recs[0].prev.block[0]);
+    CHECK_INT(70, recs[0].prev.thread[0]);
+    CHECK_INT(4, recs[1].prev.site);
+    CHECK_INT(SC_RACE_KIND_ATOMIC, recs[1].prev.kind);
+    /* Full: a third instruction's word is counted lost. */
+    uint64_t w2, s2;
+    one_access(0, 1, SC_RULES_CLS_WRITE, SC_SCOPE_NONE, 3, &w2, &s2);
+    sc_hostrt_copy_word(&acc, &out, true, 0x1010, 15, w2, s2, false, &l);
+    CHECK_INT(1, acc.lost);
+    /* A copy into memory a later launch read, issued before it: the launch's side is
+     * the current one; the copy's previous. */
+    ScCopyRaces later = {recs, 0, 2, 0};
+    sc_hostrt_copy_word(&later, &in, false, 0x1004, 15, read, read_site, false, &l);
+    CHECK_INT(1, later.n);
+    CHECK_INT(SC_RACE_WHO_COPY, recs[0].prev.who);
+    CHECK_INT(SC_RACE_KIND_WRITE, recs[0].prev.kind);
+    CHECK_INT(2, recs[0].cur.site);
+    CHECK_INT(SC_RACE_WHO_THREAD, recs[0].cur.who);
+    CHECK_INT(2, recs[0].cur.block[0]);
+    /* Both records are ones the report takes. */
+    ScReport *report = sc_report_new(&(ScReportConfig){0});
+    ScReportLaunch launch = {.kernel = "_Z1kPi", .number = 1, .grid = {8, 1, 1}, .block = {128, 1, 1}};
+    ScErr err = {0};
+    CHECK(report && sc_report_add_launch(report, &launch, recs, 1, 0, NULL, &err));
+    ScReportCounts counts;
+    sc_report_counts(report, &counts);
+    CHECK_INT(0, counts.dropped);
+    CHECK_INT(1, counts.hazards);
+    sc_report_free(report);
+}
+
 int main(void)
 {
     RUN(decode_golden);
+    RUN(copy_words);
     return TEST_REPORT();
 }

@@ -1387,6 +1387,9 @@ static bool g_access(Golden *g, char **w, size_t n, bool previous)
             parse_enum(g, v, sem_names, SC_ARRAY_LEN(sem_names), &a->sem);
         } else if ((v = value_of(w[i], "scope"))) {
             parse_enum(g, v, scope_names, SC_ARRAY_LEN(scope_names), &a->scope);
+        } else if ((v = value_of(w[i], "who"))) {
+            static const char *const who_names[] = {"thread", "warp", "block", "any", "copy"};
+            parse_enum(g, v, who_names, SC_ARRAY_LEN(who_names), &a->who);
         } else {
             return gfail(g, "bad access word '%s'", w[i]);
         }
