@@ -130,6 +130,7 @@ typedef struct ScCtx {
     ScRuntime rt;
     unsigned long launches;      /* atomic */
     unsigned long graph_launches; /* atomic */
+    unsigned long graph_launches_checked; /* atomic: of those, issued node by node */
     ScLaunchSelect select;        /* --kernel-name, --launch-skip...: under the lock */
 } ScCtx;
 

@@ -305,6 +305,7 @@ static void finish(bool stopped)
     }
     unsigned long launches = __atomic_load_n(&sc_ctx.launches, __ATOMIC_RELAXED);
     unsigned long graphs = __atomic_load_n(&sc_ctx.graph_launches, __ATOMIC_RELAXED);
+    unsigned long graphs_checked = __atomic_load_n(&sc_ctx.graph_launches_checked, __ATOMIC_RELAXED);
     if (sc_ctx.fork_inherited) {
         sc_vlog("scord: process %ld is a fork of a process that used CUDA: its modules, "
                 "launches and races are its parent's, and reported there\n",
@@ -332,10 +333,11 @@ static void finish(bool stopped)
                      (unsigned long long)sc_ctx.select.left_out);
         sc_log("scord: %zu module%s: %zu loaded from scord's PTX (%zu instrumented), %zu "
                "unchecked (no PTX), %zu fell back to the original code; %lu kernel launch%s "
-               "(%lu checked%s), %lu graph launch%s (not checked)\n",
+               "(%lu checked%s), %lu graph launch%s (%lu issued node by node, their kernels "
+               "counted above)\n",
                sc_ctx.n_modules, sc_ctx.n_modules == 1 ? "" : "s", ours, instrumented,
                unchecked, fell_back, launches, launches == 1 ? "" : "es",
-               sc_ctx.checked_launches, left, graphs, graphs == 1 ? "" : "es");
+               sc_ctx.checked_launches, left, graphs, graphs == 1 ? "" : "es", graphs_checked);
         for (size_t i = 0; i < sc_ctx.n_modules; i++) {
             const ScModuleRec *m = sc_ctx.modules[i];
             if (m->loaded_ours && sc_ctx.detect && !m->instrumented && m->instr_error[0])

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "intercept/intercept.h"
+#include "intercept/intercept_graphs.h"
 #include "intercept/intercept_streams.h"
 
 static void count_launch(unsigned long *counter, CUresult r)
@@ -70,6 +71,12 @@ CUresult on_cuLaunchCooperativeKernel(ScReal_cuLaunchCooperativeKernel real, CUf
 
 CUresult on_cuGraphLaunch(ScReal_cuGraphLaunch real, CUgraphExec exec, CUstream stream)
 {
+    CUresult checked;
+    if (sc_graphs_launch(exec, stream, &checked)) {
+        count_launch(&sc_ctx.graph_launches, checked);
+        count_launch(&sc_ctx.graph_launches_checked, checked);
+        return checked;
+    }
     bool wait = sc_rt_graph_begin();
     CUresult r = real(exec, stream);
     count_launch(&sc_ctx.graph_launches, r);

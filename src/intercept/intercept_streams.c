@@ -15,10 +15,15 @@
 static pthread_mutex_t order_lock = PTHREAD_MUTEX_INITIALIZER;
 static ScOrder *order;
 static bool order_lost_said;
+/* While a graph node is issued (sc_streams_as_node), this thread's work counts as the
+ * node's: a stream of its own, which meets no legacy-stream rule. */
+static _Thread_local uint64_t node_key;
 
 static ScStreamKind kind_of(CUstream stream)
 {
     static CUresult (*get_flags)(CUstream, unsigned int *);
+    if (node_key)
+        return SC_STREAM_NONBLOCKING;
     if (!stream || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD)
         return SC_STREAM_LEGACY;
     if (!get_flags)
@@ -31,6 +36,8 @@ static ScStreamKind kind_of(CUstream stream)
 
 static uint64_t stream_key(CUstream stream)
 {
+    if (node_key)
+        return node_key;
     return kind_of(stream) == SC_STREAM_LEGACY ? 0 : (uint64_t)(uintptr_t)stream;
 }
 
@@ -113,10 +120,53 @@ void sc_streams_host_waits_all(CUresult r)
         order_give(sc_order_host_waits_all(o));
 }
 
+void sc_streams_as_node(uint64_t key)
+{
+    node_key = key;
+}
+
+void sc_streams_record_real(uint64_t event, CUstream stream)
+{
+    ScOrder *o = order_take();
+    if (o)
+        order_give(sc_order_record(o, event, stream_key(stream), kind_of(stream)));
+}
+
+void sc_streams_real_waits(CUstream stream, uint64_t event)
+{
+    ScOrder *o = order_take();
+    if (o)
+        order_give(sc_order_stream_waits_event(o, stream_key(stream), kind_of(stream), event));
+}
+
+void sc_streams_node_waits(uint64_t node, uint64_t event)
+{
+    ScOrder *o = order_take();
+    if (o)
+        order_give(sc_order_stream_waits_event(o, node, SC_STREAM_NONBLOCKING, event));
+}
+
+void sc_streams_node_done(uint64_t node)
+{
+    ScOrder *o = order_take();
+    if (o)
+        order_give(sc_order_record(o, node, node, SC_STREAM_NONBLOCKING));
+}
+
+void sc_streams_forget_node(uint64_t node)
+{
+    ScOrder *o = order_take();
+    if (o) {
+        sc_order_forget_stream(o, node);
+        sc_order_forget_event(o, node);
+        order_give(true);
+    }
+}
+
 /* An asynchronous copy or memset: work of its stream, and accesses to the device
  * memory it reads and writes (n ranges; none for 2D and 3D copies, whose ranges are
  * not followed), compared with the kernels around it. */
-static void copy_work(CUresult r, CUstream stream, const ScHostCopy *ranges, size_t n)
+void sc_streams_copy(CUresult r, CUstream stream, const ScHostCopy *ranges, size_t n)
 {
     ScWork w;
     if (r == CUDA_SUCCESS && sc_streams_work(stream, &w) && n)
@@ -127,19 +177,19 @@ static void copy_work(CUresult r, CUstream stream, const ScHostCopy *ranges, siz
 static void copy_both(CUresult r, CUstream stream, CUdeviceptr dst, CUdeviceptr src, size_t bytes)
 {
     ScHostCopy ranges[2] = {{src, bytes, false}, {dst, bytes, true}};
-    copy_work(r, stream, ranges, 2);
+    sc_streams_copy(r, stream, ranges, 2);
 }
 
 static void copy_reads(CUresult r, CUstream stream, CUdeviceptr src, size_t bytes)
 {
     ScHostCopy range = {src, bytes, false};
-    copy_work(r, stream, &range, 1);
+    sc_streams_copy(r, stream, &range, 1);
 }
 
 static void copy_writes(CUresult r, CUstream stream, CUdeviceptr dst, size_t bytes)
 {
     ScHostCopy range = {dst, bytes, true};
-    copy_work(r, stream, &range, 1);
+    sc_streams_copy(r, stream, &range, 1);
 }
 
 CUresult on_cuEventRecord(ScReal_cuEventRecord real, CUevent event, CUstream stream)
@@ -389,14 +439,14 @@ CUresult on_cuMemcpyDtoDAsync(ScReal_cuMemcpyDtoDAsync real, CUdeviceptr dst, CU
 CUresult on_cuMemcpy2DAsync(ScReal_cuMemcpy2DAsync real, const CUDA_MEMCPY2D *copy, CUstream stream)
 {
     CUresult r = real(copy, stream);
-    copy_work(r, stream, NULL, 0);
+    sc_streams_copy(r, stream, NULL, 0);
     return r;
 }
 
 CUresult on_cuMemcpy3DAsync(ScReal_cuMemcpy3DAsync real, const CUDA_MEMCPY3D *copy, CUstream stream)
 {
     CUresult r = real(copy, stream);
-    copy_work(r, stream, NULL, 0);
+    sc_streams_copy(r, stream, NULL, 0);
     return r;
 }
 

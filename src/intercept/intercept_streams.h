@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "hostrt/hostrt_order.h"
+#include "intercept/intercept.h"
 
 /* Work the program issued on the stream (a launch, a copy); false, with *out the zero
  * work, when detection is off, the stream is being captured or the order was lost. */
@@ -25,5 +26,27 @@ void sc_streams_graph_launch(CUstream stream);
 void sc_streams_stream_waits_all(CUresult r, CUstream stream);
 /* A call that returned r and, when it succeeded, waited for all the device's work. */
 void sc_streams_host_waits_all(CUresult r);
+/* An asynchronous copy or memset on the stream that returned r: work of the stream,
+ * and n device ranges it reads or writes, compared with the checked launches around it
+ * (sc_rt_copy_issued). */
+void sc_streams_copy(CUresult r, CUstream stream, const ScHostCopy *ranges, size_t n);
+
+/* Graph nodes issued one by one on a real stream (intercept_graphs.c) keep the graph's
+ * order: each node is a stream of its own, named by a key no driver handle can have,
+ * with an event of the same key that its completion records. */
+/* This thread's work is the node's until called with 0. */
+void sc_streams_as_node(uint64_t node);
+void sc_streams_node_waits(uint64_t node, uint64_t event);
+void sc_streams_node_done(uint64_t node);
+void sc_streams_forget_node(uint64_t node);
+/* An event of such a key recorded on a real stream, and a real stream waiting for one. */
+void sc_streams_record_real(uint64_t event, CUstream stream);
+void sc_streams_real_waits(CUstream stream, uint64_t event);
+
+/* The handlers of event records and waits, which a graph's event nodes are issued
+ * through too. */
+CUresult on_cuEventRecord(ScReal_cuEventRecord real, CUevent event, CUstream stream);
+CUresult on_cuStreamWaitEvent(ScReal_cuStreamWaitEvent real, CUstream stream, CUevent event,
+                              unsigned int flags);
 
 #endif

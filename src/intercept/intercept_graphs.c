@@ -1,0 +1,727 @@
+/* intercept_graphs.c: graph launches checked by running the graph's nodes one at a
+ * time, in an order its edges allow, on the stream the graph was launched on.
+ *
+ * The device runtime has one launch descriptor per context and checks one launch at a
+ * time, so a graph whose kernels the driver would start together cannot be checked as
+ * it is. scord keeps a copy (cuGraphClone) of the graph each executable graph was
+ * instantiated from, and on cuGraphLaunch issues its nodes itself: kernels through the
+ * checked launch path, copies, memsets, host functions and event records and waits as
+ * the driver calls they stand for. Nodes that the graph leaves unordered stay
+ * unordered in the order of stream work (each node is work of a stream of its own,
+ * waiting for its predecessors' events), so kernels and copies of the graph that race
+ * are reported as unordered_streams. Issuing the nodes in one valid order changes no
+ * result a race-free graph computes.
+ *
+ * A graph runs as the driver has it, unchecked as before, when scord cannot copy it
+ * faithfully: it holds a node of another type (memory allocation and free, external
+ * semaphores, batch memory operations, conditional nodes), a kernel the device may
+ * update, it was instantiated for device launch, or the program changed the
+ * executable graph after instantiating it (cuGraphExec*SetParams, cuGraphExecUpdate,
+ * cuGraphNodeSetEnabled). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "intercept/intercept.h"
+#include "intercept/intercept_graphs.h"
+#include "intercept/intercept_streams.h"
+
+/* The driver entry points a copy of a graph is read and issued through: the real
+ * ones, not scord's wrappers, which would count and order the nodes a second time. */
+typedef struct ScDrvGraph {
+    CUresult (*clone)(CUgraph *, CUgraph);
+    CUresult (*destroy)(CUgraph);
+    CUresult (*get_nodes)(CUgraph, CUgraphNode *, size_t *);
+    CUresult (*get_edges)(CUgraph, CUgraphNode *, CUgraphNode *, CUgraphEdgeData *, size_t *);
+    CUresult (*node_type)(CUgraphNode, CUgraphNodeType *);
+    CUresult (*kernel_params)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS *);
+    CUresult (*kernel_attr)(CUgraphNode, CUkernelNodeAttrID, CUkernelNodeAttrValue *);
+    CUresult (*memcpy_params)(CUgraphNode, CUDA_MEMCPY3D *);
+    CUresult (*memset_params)(CUgraphNode, CUDA_MEMSET_NODE_PARAMS *);
+    CUresult (*host_params)(CUgraphNode, CUDA_HOST_NODE_PARAMS *);
+    CUresult (*child_graph)(CUgraphNode, CUgraph *);
+    CUresult (*record_event)(CUgraphNode, CUevent *);
+    CUresult (*wait_event)(CUgraphNode, CUevent *);
+    CUresult (*kernel_function)(CUfunction *, CUkernel);
+    CUresult (*launch_ex)(const CUlaunchConfig *, CUfunction, void **, void **);
+    ScReal_cuMemcpy3DAsync memcpy3d;
+    CUresult (*memset8)(CUdeviceptr, size_t, unsigned char, size_t, size_t, CUstream);
+    CUresult (*memset16)(CUdeviceptr, size_t, unsigned short, size_t, size_t, CUstream);
+    CUresult (*memset32)(CUdeviceptr, size_t, unsigned int, size_t, size_t, CUstream);
+    CUresult (*host_func)(CUstream, CUhostFn, void *);
+    ScReal_cuEventRecord event_record;
+    ScReal_cuStreamWaitEvent stream_wait;
+} ScDrvGraph;
+
+static bool graph_driver(ScDrvGraph *d)
+{
+    static const struct {
+        size_t offset;
+        const char *symbol;
+    } syms[] = {
+        {offsetof(ScDrvGraph, clone), "cuGraphClone"},
+        {offsetof(ScDrvGraph, destroy), "cuGraphDestroy"},
+        {offsetof(ScDrvGraph, get_nodes), "cuGraphGetNodes"},
+        {offsetof(ScDrvGraph, get_edges), "cuGraphGetEdges_v2"},
+        {offsetof(ScDrvGraph, node_type), "cuGraphNodeGetType"},
+        {offsetof(ScDrvGraph, kernel_params), "cuGraphKernelNodeGetParams_v2"},
+        {offsetof(ScDrvGraph, kernel_attr), "cuGraphKernelNodeGetAttribute"},
+        {offsetof(ScDrvGraph, memcpy_params), "cuGraphMemcpyNodeGetParams"},
+        {offsetof(ScDrvGraph, memset_params), "cuGraphMemsetNodeGetParams"},
+        {offsetof(ScDrvGraph, host_params), "cuGraphHostNodeGetParams"},
+        {offsetof(ScDrvGraph, child_graph), "cuGraphChildGraphNodeGetGraph"},
+        {offsetof(ScDrvGraph, record_event), "cuGraphEventRecordNodeGetEvent"},
+        {offsetof(ScDrvGraph, wait_event), "cuGraphEventWaitNodeGetEvent"},
+        {offsetof(ScDrvGraph, kernel_function), "cuKernelGetFunction"},
+        {offsetof(ScDrvGraph, launch_ex), "cuLaunchKernelEx"},
+        {offsetof(ScDrvGraph, memcpy3d), "cuMemcpy3DAsync_v2"},
+        {offsetof(ScDrvGraph, memset8), "cuMemsetD2D8Async"},
+        {offsetof(ScDrvGraph, memset16), "cuMemsetD2D16Async"},
+        {offsetof(ScDrvGraph, memset32), "cuMemsetD2D32Async"},
+        {offsetof(ScDrvGraph, host_func), "cuLaunchHostFunc"},
+        {offsetof(ScDrvGraph, event_record), "cuEventRecord"},
+        {offsetof(ScDrvGraph, stream_wait), "cuStreamWaitEvent"},
+    };
+    for (size_t i = 0; i < SC_ARRAY_LEN(syms); i++) {
+        void *f = sc_driver_sym(syms[i].symbol);
+        if (!f)
+            return false;
+        memcpy((char *)d + syms[i].offset, &f, sizeof f);
+    }
+    return true;
+}
+
+/* One node of the flattened graph: a child graph's nodes are the graph's own, between
+ * an entry and an exit that stand for the child node. */
+typedef struct ScGraphOp {
+    CUgraphNodeType type; /* CU_GRAPH_NODE_TYPE_EMPTY for an entry or exit */
+    union {
+        struct {
+            CUfunction func;
+            CUDA_KERNEL_NODE_PARAMS p;
+            bool cooperative;
+            unsigned cluster[3];
+        } kernel;
+        CUDA_MEMCPY3D copy;
+        CUDA_MEMSET_NODE_PARAMS set;
+        CUDA_HOST_NODE_PARAMS host;
+        CUevent event;
+    } u;
+    size_t *preds; /* indices of the ops it waits for */
+    size_t n_preds;
+} ScGraphOp;
+
+/* What an executable graph is issued as: ops in an order the edges allow. key_space:
+ * one byte per op, whose addresses name each op's stream and event in the order of
+ * stream work (no driver handle can have them). */
+typedef struct ScGraphPlan {
+    ScGraphOp *ops;
+    size_t n_ops, cap_ops;
+    char *key_space;
+} ScGraphPlan;
+
+typedef struct ScGraphRec {
+    CUgraphExec exec;
+    CUgraph copy;      /* the graph as instantiated; NULL: it runs as the driver has it */
+    ScGraphPlan *plan; /* made at its first launch */
+    bool plan_failed;
+} ScGraphRec;
+
+static pthread_mutex_t graphs_lock = PTHREAD_MUTEX_INITIALIZER;
+static ScGraphRec *graphs;
+static size_t n_graphs, cap_graphs;
+
+static ScGraphRec *graph_find(CUgraphExec exec)
+{
+    for (size_t i = 0; i < n_graphs; i++)
+        if (graphs[i].exec == exec)
+            return &graphs[i];
+    return NULL;
+}
+
+static void plan_free(ScGraphPlan *plan)
+{
+    if (!plan)
+        return;
+    sc_streams_forget_node((uint64_t)(uintptr_t)plan);
+    for (size_t i = 0; i < plan->n_ops; i++) {
+        if (plan->key_space)
+            sc_streams_forget_node((uint64_t)(uintptr_t)&plan->key_space[i]);
+        free(plan->ops[i].preds);
+    }
+    free(plan->ops);
+    free(plan->key_space);
+    free(plan);
+}
+
+static void graph_forget(CUgraphExec exec)
+{
+    ScDrvGraph d;
+    pthread_mutex_lock(&graphs_lock);
+    ScGraphRec *g = graph_find(exec);
+    if (g) {
+        if (g->copy && graph_driver(&d))
+            d.destroy(g->copy);
+        plan_free(g->plan);
+        *g = graphs[--n_graphs];
+    }
+    pthread_mutex_unlock(&graphs_lock);
+}
+
+/* Whether every node of the graph (child graphs included) is one scord can issue. */
+static bool graph_supported(const ScDrvGraph *d, CUgraph graph, int depth)
+{
+    size_t n = 0;
+    if (depth > 16 || d->get_nodes(graph, NULL, &n) != CUDA_SUCCESS)
+        return false;
+    CUgraphNode *nodes = calloc(n ? n : 1, sizeof *nodes);
+    bool ok = nodes && d->get_nodes(graph, nodes, &n) == CUDA_SUCCESS;
+    for (size_t i = 0; ok && i < n; i++) {
+        CUgraphNodeType type;
+        CUkernelNodeAttrValue v;
+        CUgraph child;
+        ok = d->node_type(nodes[i], &type) == CUDA_SUCCESS;
+        if (!ok)
+            break;
+        switch (type) {
+        case CU_GRAPH_NODE_TYPE_KERNEL:
+            memset(&v, 0, sizeof v);
+            ok = d->kernel_attr(nodes[i], CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE, &v) != CUDA_SUCCESS ||
+                 !v.deviceUpdatableKernelNode.deviceUpdatable;
+            break;
+        case CU_GRAPH_NODE_TYPE_GRAPH:
+            ok = d->child_graph(nodes[i], &child) == CUDA_SUCCESS && graph_supported(d, child, depth + 1);
+            break;
+        case CU_GRAPH_NODE_TYPE_MEMCPY:
+        case CU_GRAPH_NODE_TYPE_MEMSET:
+        case CU_GRAPH_NODE_TYPE_HOST:
+        case CU_GRAPH_NODE_TYPE_EMPTY:
+        case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+        case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+            break;
+        default:
+            ok = false;
+        }
+    }
+    free(nodes);
+    return ok;
+}
+
+static void graph_record(CUgraphExec exec, CUgraph graph, bool device_launch)
+{
+    ScDrvGraph d;
+    if (!sc_ctx.detect)
+        return;
+    CUgraph copy = NULL;
+    if (!device_launch && graph_driver(&d) && graph_supported(&d, graph, 0) &&
+        d.clone(&copy, graph) != CUDA_SUCCESS)
+        copy = NULL;
+    pthread_mutex_lock(&graphs_lock);
+    ScGraphRec *g = graph_find(exec);
+    if (!g && n_graphs == cap_graphs) {
+        size_t cap = cap_graphs ? 2 * cap_graphs : 16;
+        ScGraphRec *v = realloc(graphs, cap * sizeof *v);
+        if (v) {
+            graphs = v;
+            cap_graphs = cap;
+        }
+    }
+    if (!g && n_graphs < cap_graphs)
+        g = &graphs[n_graphs++];
+    if (g)
+        *g = (ScGraphRec){.exec = exec, .copy = copy};
+    pthread_mutex_unlock(&graphs_lock);
+    if (!g && copy)
+        d.destroy(copy);
+}
+
+/* The executable graph changed after it was instantiated: scord's copy no longer says
+ * what it runs. */
+static void graph_changed(CUresult r, CUgraphExec exec)
+{
+    ScDrvGraph d;
+    if (r != CUDA_SUCCESS)
+        return;
+    pthread_mutex_lock(&graphs_lock);
+    ScGraphRec *g = graph_find(exec);
+    if (g && g->copy) {
+        if (graph_driver(&d))
+            d.destroy(g->copy);
+        g->copy = NULL;
+        plan_free(g->plan);
+        g->plan = NULL;
+    }
+    pthread_mutex_unlock(&graphs_lock);
+}
+
+static size_t plan_add(ScGraphPlan *plan, CUgraphNodeType type)
+{
+    if (plan->n_ops == plan->cap_ops) {
+        size_t cap = plan->cap_ops ? 2 * plan->cap_ops : 16;
+        ScGraphOp *v = realloc(plan->ops, cap * sizeof *v);
+        if (!v)
+            return SIZE_MAX;
+        plan->ops = v;
+        plan->cap_ops = cap;
+    }
+    plan->ops[plan->n_ops] = (ScGraphOp){.type = type};
+    return plan->n_ops++;
+}
+
+static bool op_wait(ScGraphPlan *plan, size_t op, size_t pred)
+{
+    ScGraphOp *o = &plan->ops[op];
+    size_t *v = realloc(o->preds, (o->n_preds + 1) * sizeof *v);
+    if (!v)
+        return false;
+    v[o->n_preds++] = pred;
+    o->preds = v;
+    return true;
+}
+
+/* Reads one node into the plan: [*first, *last] are the ops that stand for it (an
+ * entry and an exit around a child graph's ops). */
+static bool plan_node(const ScDrvGraph *d, ScGraphPlan *plan, CUgraphNode node, size_t *first, size_t *last,
+                      int depth);
+
+/* Reads a graph's nodes and edges into the plan; entry: the op its first nodes wait
+ * for (SIZE_MAX: none), *exit_op: an op that waits for all its last nodes. */
+static bool plan_graph(const ScDrvGraph *d, ScGraphPlan *plan, CUgraph graph, size_t entry, size_t *exit_op,
+                       int depth)
+{
+    size_t n = 0, n_edges = 0;
+    if (depth > 16 || d->get_nodes(graph, NULL, &n) != CUDA_SUCCESS ||
+        d->get_edges(graph, NULL, NULL, NULL, &n_edges) != CUDA_SUCCESS)
+        return false;
+    CUgraphNode *nodes = calloc(n ? n : 1, sizeof *nodes), *from = calloc(n_edges ? n_edges : 1, sizeof *from),
+                *to = calloc(n_edges ? n_edges : 1, sizeof *to);
+    CUgraphEdgeData *data = calloc(n_edges ? n_edges : 1, sizeof *data);
+    size_t *first = calloc(n ? n : 1, sizeof *first), *last = calloc(n ? n : 1, sizeof *last);
+    bool *has_pred = calloc(n ? n : 1, sizeof *has_pred), *has_succ = calloc(n ? n : 1, sizeof *has_succ);
+    bool ok = nodes && from && to && data && first && last && has_pred && has_succ &&
+              d->get_nodes(graph, nodes, &n) == CUDA_SUCCESS &&
+              d->get_edges(graph, from, to, data, &n_edges) == CUDA_SUCCESS;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = plan_node(d, plan, nodes[i], &first[i], &last[i], depth);
+    /* Every edge orders its nodes whole, a programmatic one included: the nodes run one
+     * after the other. */
+    for (size_t e = 0; ok && e < n_edges; e++) {
+        size_t u = n, v = n;
+        for (size_t i = 0; i < n; i++) {
+            u = nodes[i] == from[e] ? i : u;
+            v = nodes[i] == to[e] ? i : v;
+        }
+        ok = u < n && v < n && op_wait(plan, first[v], last[u]);
+        if (ok)
+            has_pred[v] = has_succ[u] = true;
+    }
+    size_t exit = ok ? plan_add(plan, CU_GRAPH_NODE_TYPE_EMPTY) : SIZE_MAX;
+    ok = ok && exit != SIZE_MAX;
+    for (size_t i = 0; ok && i < n; i++) {
+        if (!has_pred[i] && entry != SIZE_MAX)
+            ok = op_wait(plan, first[i], entry);
+        if (ok && !has_succ[i])
+            ok = op_wait(plan, exit, last[i]);
+    }
+    *exit_op = exit;
+    free(nodes);
+    free(from);
+    free(to);
+    free(data);
+    free(first);
+    free(last);
+    free(has_pred);
+    free(has_succ);
+    return ok;
+}
+
+static bool plan_node(const ScDrvGraph *d, ScGraphPlan *plan, CUgraphNode node, size_t *first, size_t *last,
+                      int depth)
+{
+    CUgraphNodeType type;
+    if (d->node_type(node, &type) != CUDA_SUCCESS)
+        return false;
+    if (type == CU_GRAPH_NODE_TYPE_GRAPH) {
+        CUgraph child;
+        size_t entry = plan_add(plan, CU_GRAPH_NODE_TYPE_EMPTY);
+        *first = entry;
+        return entry != SIZE_MAX && d->child_graph(node, &child) == CUDA_SUCCESS &&
+               plan_graph(d, plan, child, entry, last, depth + 1);
+    }
+    size_t i = plan_add(plan, type);
+    if (i == SIZE_MAX)
+        return false;
+    *first = *last = i;
+    ScGraphOp *o = &plan->ops[i];
+    CUkernelNodeAttrValue v;
+    switch (type) {
+    case CU_GRAPH_NODE_TYPE_KERNEL:
+        if (d->kernel_params(node, &o->u.kernel.p) != CUDA_SUCCESS)
+            return false;
+        o->u.kernel.func = o->u.kernel.p.func;
+        if (!o->u.kernel.func && (!o->u.kernel.p.kern ||
+                                  d->kernel_function(&o->u.kernel.func, o->u.kernel.p.kern) != CUDA_SUCCESS))
+            return false;
+        memset(&v, 0, sizeof v);
+        o->u.kernel.cooperative = d->kernel_attr(node, CU_LAUNCH_ATTRIBUTE_COOPERATIVE, &v) == CUDA_SUCCESS &&
+                                  v.cooperative;
+        memset(&v, 0, sizeof v);
+        if (d->kernel_attr(node, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, &v) == CUDA_SUCCESS) {
+            o->u.kernel.cluster[0] = v.clusterDim.x;
+            o->u.kernel.cluster[1] = v.clusterDim.y;
+            o->u.kernel.cluster[2] = v.clusterDim.z;
+        }
+        return true;
+    case CU_GRAPH_NODE_TYPE_MEMCPY:
+        return d->memcpy_params(node, &o->u.copy) == CUDA_SUCCESS;
+    case CU_GRAPH_NODE_TYPE_MEMSET:
+        return d->memset_params(node, &o->u.set) == CUDA_SUCCESS &&
+               (o->u.set.elementSize == 1 || o->u.set.elementSize == 2 || o->u.set.elementSize == 4);
+    case CU_GRAPH_NODE_TYPE_HOST:
+        return d->host_params(node, &o->u.host) == CUDA_SUCCESS;
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+        return d->record_event(node, &o->u.event) == CUDA_SUCCESS;
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+        return d->wait_event(node, &o->u.event) == CUDA_SUCCESS;
+    case CU_GRAPH_NODE_TYPE_EMPTY:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Orders the ops so that each comes after the ops it waits for (Kahn); false on a
+ * cycle, which a graph cannot have. */
+static bool plan_sort(ScGraphPlan *plan)
+{
+    size_t n = plan->n_ops, *order = malloc((n ? n : 1) * sizeof *order), *indeg = calloc(n ? n : 1, sizeof *indeg),
+           *map = malloc((n ? n : 1) * sizeof *map), done = 0;
+    bool ok = order && indeg && map;
+    for (size_t i = 0; ok && i < n; i++)
+        indeg[i] = plan->ops[i].n_preds;
+    while (ok && done < n) {
+        size_t pick = n;
+        for (size_t i = 0; i < n && pick == n; i++)
+            if (indeg[i] == 0)
+                pick = i;
+        if (pick == n) {
+            ok = false;
+            break;
+        }
+        indeg[pick] = SIZE_MAX;
+        order[done++] = pick;
+        for (size_t j = 0; j < n; j++)
+            for (size_t k = 0; k < plan->ops[j].n_preds; k++)
+                if (plan->ops[j].preds[k] == pick)
+                    indeg[j]--;
+    }
+    if (ok) {
+        ScGraphOp *sorted = malloc((n ? n : 1) * sizeof *sorted);
+        ok = sorted != NULL;
+        for (size_t i = 0; ok && i < n; i++)
+            map[order[i]] = i;
+        for (size_t i = 0; ok && i < n; i++) {
+            sorted[i] = plan->ops[order[i]];
+            for (size_t k = 0; k < sorted[i].n_preds; k++)
+                sorted[i].preds[k] = map[sorted[i].preds[k]];
+        }
+        if (ok) {
+            free(plan->ops);
+            plan->ops = sorted;
+            plan->cap_ops = n;
+        }
+    }
+    free(order);
+    free(indeg);
+    free(map);
+    return ok;
+}
+
+static ScGraphPlan *plan_make(const ScDrvGraph *d, CUgraph graph)
+{
+    ScGraphPlan *plan = calloc(1, sizeof *plan);
+    size_t exit;
+    bool ok = plan && plan_graph(d, plan, graph, SIZE_MAX, &exit, 0) && plan_sort(plan) &&
+              (plan->key_space = malloc(plan->n_ops ? plan->n_ops : 1)) != NULL;
+    if (!ok) {
+        plan_free(plan);
+        return NULL;
+    }
+    return plan;
+}
+
+/* The device range a 1D copy node reads or writes (2D and 3D ones, and arrays, are
+ * not followed); false when it touches no device memory that way. */
+static bool copy_range(const CUDA_MEMCPY3D *c, bool dst, ScHostCopy *out)
+{
+    CUmemorytype type = dst ? c->dstMemoryType : c->srcMemoryType;
+    if ((type != CU_MEMORYTYPE_DEVICE && type != CU_MEMORYTYPE_UNIFIED) || c->Height > 1 || c->Depth > 1)
+        return false;
+    CUdeviceptr base = dst ? c->dstDevice : c->srcDevice;
+    size_t x = dst ? c->dstXInBytes : c->srcXInBytes;
+    *out = (ScHostCopy){base + x, c->WidthInBytes, dst};
+    return true;
+}
+
+/* Issues one op on the stream, as the work of its own stream in the order. */
+static CUresult op_issue(const ScDrvGraph *d, const ScGraphOp *o, CUstream stream)
+{
+    CUresult r = CUDA_SUCCESS;
+    ScHostCopy ranges[2];
+    size_t n = 0;
+    switch (o->type) {
+    case CU_GRAPH_NODE_TYPE_KERNEL: {
+        const CUDA_KERNEL_NODE_PARAMS *p = &o->u.kernel.p;
+        CUlaunchAttribute attrs[2];
+        unsigned n_attrs = 0;
+        if (o->u.kernel.cooperative) {
+            attrs[n_attrs].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+            attrs[n_attrs++].value.cooperative = 1;
+        }
+        if (o->u.kernel.cluster[0]) {
+            attrs[n_attrs].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+            attrs[n_attrs].value.clusterDim.x = o->u.kernel.cluster[0];
+            attrs[n_attrs].value.clusterDim.y = o->u.kernel.cluster[1];
+            attrs[n_attrs++].value.clusterDim.z = o->u.kernel.cluster[2];
+        }
+        CUlaunchConfig config = {
+            .gridDimX = p->gridDimX, .gridDimY = p->gridDimY, .gridDimZ = p->gridDimZ,
+            .blockDimX = p->blockDimX, .blockDimY = p->blockDimY, .blockDimZ = p->blockDimZ,
+            .sharedMemBytes = p->sharedMemBytes, .hStream = stream, .attrs = attrs, .numAttrs = n_attrs,
+        };
+        const unsigned grid[3] = {p->gridDimX, p->gridDimY, p->gridDimZ};
+        const unsigned block[3] = {p->blockDimX, p->blockDimY, p->blockDimZ};
+        ScLaunchCheck chk;
+        sc_rt_launch_begin(o->u.kernel.func, grid, block, p->sharedMemBytes, stream, false, p->kernelParams, &chk);
+        r = d->launch_ex(&config, o->u.kernel.func, p->kernelParams, p->extra);
+        if (r == CUDA_SUCCESS)
+            __atomic_add_fetch(&sc_ctx.launches, 1, __ATOMIC_RELAXED);
+        sc_rt_launch_end(&chk, r, stream);
+        return r;
+    }
+    case CU_GRAPH_NODE_TYPE_MEMCPY:
+        r = d->memcpy3d(&o->u.copy, stream);
+        n += copy_range(&o->u.copy, false, &ranges[n]);
+        n += copy_range(&o->u.copy, true, &ranges[n]);
+        sc_streams_copy(r, stream, ranges, n);
+        return r;
+    case CU_GRAPH_NODE_TYPE_MEMSET: {
+        const CUDA_MEMSET_NODE_PARAMS *s = &o->u.set;
+        r = s->elementSize == 1   ? d->memset8(s->dst, s->pitch, (unsigned char)s->value, s->width, s->height, stream)
+            : s->elementSize == 2 ? d->memset16(s->dst, s->pitch, (unsigned short)s->value, s->width, s->height,
+                                                stream)
+                                  : d->memset32(s->dst, s->pitch, s->value, s->width, s->height, stream);
+        if (s->height <= 1)
+            ranges[n++] = (ScHostCopy){s->dst, s->width * s->elementSize, true};
+        sc_streams_copy(r, stream, ranges, n);
+        return r;
+    }
+    case CU_GRAPH_NODE_TYPE_HOST:
+        return d->host_func(stream, o->u.host.fn, o->u.host.userData);
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+        return on_cuEventRecord(d->event_record, o->u.event, stream);
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+        return on_cuStreamWaitEvent(d->stream_wait, stream, o->u.event, 0);
+    default:
+        return CUDA_SUCCESS;
+    }
+}
+
+/* Issues the plan's ops on the stream; each op is work of its own stream in the order
+ * of stream work, after its predecessors' and, for the first ones, after the stream's
+ * work before the launch. The stream's later work follows every op. */
+static CUresult plan_issue(const ScDrvGraph *d, const ScGraphPlan *plan, CUstream stream)
+{
+    uint64_t start = (uint64_t)(uintptr_t)plan;
+    sc_streams_record_real(start, stream);
+    CUresult r = CUDA_SUCCESS;
+    for (size_t i = 0; i < plan->n_ops && r == CUDA_SUCCESS; i++) {
+        const ScGraphOp *o = &plan->ops[i];
+        uint64_t key = (uint64_t)(uintptr_t)&plan->key_space[i];
+        sc_streams_node_waits(key, start);
+        for (size_t k = 0; k < o->n_preds; k++)
+            sc_streams_node_waits(key, (uint64_t)(uintptr_t)&plan->key_space[o->preds[k]]);
+        sc_streams_as_node(key);
+        r = op_issue(d, o, stream);
+        sc_streams_as_node(0);
+        sc_streams_node_done(key);
+    }
+    for (size_t i = 0; i < plan->n_ops; i++)
+        sc_streams_real_waits(stream, (uint64_t)(uintptr_t)&plan->key_space[i]);
+    return r;
+}
+
+bool sc_graphs_launch(CUgraphExec exec, CUstream stream, CUresult *result)
+{
+    ScDrvGraph d;
+    if (!sc_ctx.detect || sc_rt_stream_capturing(stream) || !graph_driver(&d))
+        return false;
+    pthread_mutex_lock(&graphs_lock);
+    ScGraphRec *g = graph_find(exec);
+    if (g && g->copy && !g->plan && !g->plan_failed) {
+        g->plan = plan_make(&d, g->copy);
+        g->plan_failed = !g->plan;
+    }
+    ScGraphPlan *plan = g && g->copy ? g->plan : NULL;
+    /* Held while the ops are issued: a concurrent change of the graph waits. */
+    if (plan)
+        *result = plan_issue(&d, plan, stream);
+    pthread_mutex_unlock(&graphs_lock);
+    return plan != NULL;
+}
+
+CUresult on_cuGraphInstantiateWithFlags(ScReal_cuGraphInstantiateWithFlags real, CUgraphExec *exec, CUgraph graph,
+                                        unsigned long long flags)
+{
+    CUresult r = real(exec, graph, flags);
+    if (r == CUDA_SUCCESS && exec)
+        graph_record(*exec, graph, flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH);
+    return r;
+}
+
+CUresult on_cuGraphInstantiateWithParams(ScReal_cuGraphInstantiateWithParams real, CUgraphExec *exec,
+                                         CUgraph graph, CUDA_GRAPH_INSTANTIATE_PARAMS *params)
+{
+    CUresult r = real(exec, graph, params);
+    if (r == CUDA_SUCCESS && exec)
+        graph_record(*exec, graph, params && (params->flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH));
+    return r;
+}
+
+CUresult on_cuGraphInstantiate_v2(ScReal_cuGraphInstantiate_v2 real, CUgraphExec *exec, CUgraph graph,
+                                  CUgraphNode *error_node, char *log, size_t log_size)
+{
+    CUresult r = real(exec, graph, error_node, log, log_size);
+    if (r == CUDA_SUCCESS && exec)
+        graph_record(*exec, graph, false);
+    return r;
+}
+
+CUresult on_cuGraphExecDestroy(ScReal_cuGraphExecDestroy real, CUgraphExec exec)
+{
+    CUresult r = real(exec);
+    if (r == CUDA_SUCCESS)
+        graph_forget(exec);
+    return r;
+}
+
+CUresult on_cuGraphExecUpdate_v2(ScReal_cuGraphExecUpdate_v2 real, CUgraphExec exec, CUgraph graph,
+                                 CUgraphExecUpdateResultInfo *info)
+{
+    CUresult r = real(exec, graph, info);
+    graph_changed(r, exec);
+    return r;
+}
+
+CUresult on_cuGraphExecUpdate(ScReal_cuGraphExecUpdate real, CUgraphExec exec, CUgraph graph,
+                              CUgraphNode *error_node, CUgraphExecUpdateResult *result)
+{
+    CUresult r = real(exec, graph, error_node, result);
+    graph_changed(r, exec);
+    return r;
+}
+
+CUresult on_cuGraphExecKernelNodeSetParams_v2(ScReal_cuGraphExecKernelNodeSetParams_v2 real, CUgraphExec exec,
+                                              CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS *params)
+{
+    CUresult r = real(exec, node, params);
+    graph_changed(r, exec);
+    return r;
+}
+
+CUresult on_cuGraphExecKernelNodeSetParams(ScReal_cuGraphExecKernelNodeSetParams real, CUgraphExec exec,
+                                           CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS_v1 *params)
+{
+    CUresult r = real(exec, node, params);
+    graph_changed(r, exec);
+    return r;
+}
+
+CUresult on_cuGraphExecMemcpyNodeSetParams(ScReal_cuGraphExecMemcpyNodeSetParams real, CUgraphExec exec,
+                                           CUgraphNode node, const CUDA_MEMCPY3D *params, CUcontext ctx)
+{
+    CUresult r = real(exec, node, params, ctx);
+    graph_changed(r, exec);
+    return r;
+}
+
+CUresult on_cuGraphExecMemsetNodeSetParams(ScReal_cuGraphExecMemsetNodeSetParams real, CUgraphExec exec,
+                                           CUgraphNode node, const CUDA_MEMSET_NODE_PARAMS *params, CUcontext ctx)
+{
+    CUresult r = real(exec, node, params, ctx);
+    graph_changed(r, exec);
+    return r;
+}
+
+CUresult on_cuGraphExecHostNodeSetParams(ScReal_cuGraphExecHostNodeSetParams real, CUgraphExec exec,
+                                         CUgraphNode node, const CUDA_HOST_NODE_PARAMS *params)
+{
+    CUresult r = real(exec, node, params);
+    graph_changed(r, exec);
+    return r;
+}
+
+CUresult on_cuGraphExecChildGraphNodeSetParams(ScReal_cuGraphExecChildGraphNodeSetParams real, CUgraphExec exec,
+                                               CUgraphNode node, CUgraph child)
+{
+    CUresult r = real(exec, node, child);
+    graph_changed(r, exec);
+    return r;
+}
+
+CUresult on_cuGraphExecEventRecordNodeSetEvent(ScReal_cuGraphExecEventRecordNodeSetEvent real, CUgraphExec exec,
+                                               CUgraphNode node, CUevent event)
+{
+    CUresult r = real(exec, node, event);
+    graph_changed(r, exec);
+    return r;
+}
+
+CUresult on_cuGraphExecEventWaitNodeSetEvent(ScReal_cuGraphExecEventWaitNodeSetEvent real, CUgraphExec exec,
+                                             CUgraphNode node, CUevent event)
+{
+    CUresult r = real(exec, node, event);
+    graph_changed(r, exec);
+    return r;
+}
+
+CUresult on_cuGraphExecExternalSemaphoresSignalNodeSetParams(
+    ScReal_cuGraphExecExternalSemaphoresSignalNodeSetParams real, CUgraphExec exec, CUgraphNode node,
+    const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *params)
+{
+    CUresult r = real(exec, node, params);
+    graph_changed(r, exec);
+    return r;
+}
+
+CUresult on_cuGraphExecExternalSemaphoresWaitNodeSetParams(
+    ScReal_cuGraphExecExternalSemaphoresWaitNodeSetParams real, CUgraphExec exec, CUgraphNode node,
+    const CUDA_EXT_SEM_WAIT_NODE_PARAMS *params)
+{
+    CUresult r = real(exec, node, params);
+    graph_changed(r, exec);
+    return r;
+}
+
+CUresult on_cuGraphExecBatchMemOpNodeSetParams(ScReal_cuGraphExecBatchMemOpNodeSetParams real, CUgraphExec exec,
+                                               CUgraphNode node, const CUDA_BATCH_MEM_OP_NODE_PARAMS *params)
+{
+    CUresult r = real(exec, node, params);
+    graph_changed(r, exec);
+    return r;
+}
+
+CUresult on_cuGraphExecNodeSetParams(ScReal_cuGraphExecNodeSetParams real, CUgraphExec exec, CUgraphNode node,
+                                     CUgraphNodeParams *params)
+{
+    CUresult r = real(exec, node, params);
+    graph_changed(r, exec);
+    return r;
+}
+
+CUresult on_cuGraphNodeSetEnabled(ScReal_cuGraphNodeSetEnabled real, CUgraphExec exec, CUgraphNode node,
+                                  unsigned int enabled)
+{
+    CUresult r = real(exec, node, enabled);
+    graph_changed(r, exec);
+    return r;
+}
