@@ -92,6 +92,7 @@ typedef struct ScCtx {
     bool detect;          /* instrument modules and check launches */
     bool prune;           /* leave out the checks of reads proven race-free */
     bool quick;           /* weak 4-byte accesses take the runtime's quick path */
+    bool check_graphs;    /* graph launches issued node by node (intercept_graphs.c) */
     bool triton_ptx;      /* check Triton's cubins through the PTX in its cache */
     ScReport *report;
     unsigned long checked_launches;

@@ -149,6 +149,7 @@ static void init(void)
     sc_ctx.detect = o.detect;
     sc_ctx.prune = o.prune;
     sc_ctx.quick = o.quick;
+    sc_ctx.check_graphs = o.check_graphs;
     sc_ctx.triton_ptx = o.triton_ptx;
     ScErr select_err = {0};
     if (!sc_launch_select_init(&sc_ctx.select, o.kernel_name, o.kernel_name_exclude, o.launch_skip,

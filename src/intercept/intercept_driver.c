@@ -166,7 +166,9 @@ static void *wrap_proc(const char *base, void *real, int version, cuuint64_t fla
         return real;
     bool known_base = false;
     for (size_t i = 0; i < N_HOOKS; i++) {
-        if (strcmp(hooks[i].base, base) != 0)
+        /* Asked by either name: cuGraphInstantiate is answered with
+         * cuGraphInstantiateWithFlags, which a program may also ask for by its own. */
+        if (strcmp(hooks[i].base, base) != 0 && strcmp(hooks[i].symbol, base) != 0)
             continue;
         known_base = true;
         if (hooks[i].real == real)

@@ -209,7 +209,7 @@ static bool graph_supported(const ScDrvGraph *d, CUgraph graph, int depth)
 static void graph_record(CUgraphExec exec, CUgraph graph, bool device_launch)
 {
     ScDrvGraph d;
-    if (!sc_ctx.detect)
+    if (!sc_ctx.detect || !sc_ctx.check_graphs)
         return;
     CUgraph copy = NULL;
     if (!device_launch && graph_driver(&d) && graph_supported(&d, graph, 0) &&
@@ -553,7 +553,7 @@ static CUresult plan_issue(const ScDrvGraph *d, const ScGraphPlan *plan, CUstrea
 bool sc_graphs_launch(CUgraphExec exec, CUstream stream, CUresult *result)
 {
     ScDrvGraph d;
-    if (!sc_ctx.detect || sc_rt_stream_capturing(stream) || !graph_driver(&d))
+    if (!sc_ctx.detect || !sc_ctx.check_graphs || sc_rt_stream_capturing(stream) || !graph_driver(&d))
         return false;
     pthread_mutex_lock(&graphs_lock);
     ScGraphRec *g = graph_find(exec);
