@@ -183,7 +183,8 @@ bool sc_order_record(ScOrder *o, uint64_t event, uint64_t stream, ScStreamKind k
         *e = (Event){.key = event};
     }
     e->known = true;
-    memset(e->clock.tick, 0, e->clock.n * sizeof *e->clock.tick);
+    if (e->clock.n)
+        memset(e->clock.tick, 0, e->clock.n * sizeof *e->clock.tick);
     return join(&e->clock, &s->clock) || fail(o);
 }
 
