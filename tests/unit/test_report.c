@@ -486,6 +486,51 @@ TEST(counts_keep_severities_apart)
     sc_report_free(r);
 }
 
+/* A copy's side: no site, no thread, no size. */
+static ScRaceAccess copy_side(uint8_t kind)
+{
+    return (ScRaceAccess){.site = SC_REPORT_SITE_NONE, .kind = kind, .who = SC_RACE_WHO_COPY};
+}
+
+TEST(late_races_count_their_launch_once)
+{
+    ScReport *r = new_report(100, SC_SEVERITY_WARNING);
+    ScRaceRecord first = shared_race(SC_CAUSE_MISSING_BARRIER, 1, 2, 40, 3);
+    ScRaceRecord copy = shared_race(SC_CAUSE_UNORDERED_STREAMS, 3, 4, 80, 7);
+    copy.space = SC_RACE_SPACE_GLOBAL;
+    copy.cur = copy_side(SC_RACE_KIND_READ);
+    ScReportLaunch one = launch_of("_Z1kPi", 1), two = launch_of("_Z1kPi", 2);
+    ScBuf text = {0};
+    ScErr err = {0};
+    CHECK(sc_report_add_launch(r, &one, &first, 1, 0, &text, &err));
+    /* A copy after launch 1 races it: launch 1 had races already. */
+    CHECK(sc_report_add_late_races(r, &one, &copy, 1, &text, &err));
+    ScReportCounts c;
+    sc_report_counts(r, &c);
+    CHECK_INT(1, c.launches);
+    CHECK_INT(1, c.launches_with_races);
+    CHECK_INT(2, c.races);
+    /* Launch 2 had none of its own, then a copy after it raced it. */
+    CHECK(sc_report_add_launch(r, &two, NULL, 0, 0, &text, &err));
+    copy.address += 0x1000;
+    copy.prev.site = 5;
+    CHECK(sc_report_add_late_races(r, &two, &copy, 1, &text, &err));
+    sc_report_counts(r, &c);
+    CHECK_INT(2, c.launches);
+    CHECK_INT(2, c.launches_with_races);
+    CHECK_CONTAINS(text.data, "by an asynchronous copy or memset the host issued on another stream\n");
+    CHECK_CONTAINS(text.data, "Not ordered (a kernel and a copy)");
+    /* A copy's side on a race of another cause, or on both sides, is malformed. */
+    ScRaceRecord bad[2] = {copy, copy};
+    bad[0].cause = SC_CAUSE_MISSING_BARRIER;
+    bad[1].prev = copy_side(SC_RACE_KIND_WRITE);
+    CHECK(sc_report_add_launch(r, &two, bad, 2, 0, NULL, &err));
+    sc_report_counts(r, &c);
+    CHECK_INT(2, c.dropped);
+    sc_buf_free(&text);
+    sc_report_free(r);
+}
+
 TEST(dropped_and_malformed_records_are_never_silent)
 {
     ScReport *r = new_report(100, SC_SEVERITY_WARNING);
@@ -1558,6 +1603,7 @@ int main(void)
     RUN(unnamed_previous_access_folds_into_named_twin);
     RUN(opposite_arms_make_a_divergent_branch_race);
     RUN(global_addresses_name_their_allocation);
+    RUN(late_races_count_their_launch_once);
     RUN(golden_reports);
     return TEST_REPORT();
 }
