@@ -22,26 +22,16 @@
 #include <string.h>
 
 #include "intercept/intercept.h"
+#include "intercept/intercept_graph_plan.h"
 #include "intercept/intercept_graphs.h"
 #include "intercept/intercept_streams.h"
 
-/* The driver entry points a copy of a graph is read and issued through: the real
- * ones, not scord's wrappers, which would count and order the nodes a second time. */
+/* The driver entry points a graph is copied and issued through: the real ones, not
+ * scord's wrappers, which would count and order the nodes a second time. */
 typedef struct ScDrvGraph {
+    ScGraphQueries q;
     CUresult (*clone)(CUgraph *, CUgraph);
     CUresult (*destroy)(CUgraph);
-    CUresult (*get_nodes)(CUgraph, CUgraphNode *, size_t *);
-    CUresult (*get_edges)(CUgraph, CUgraphNode *, CUgraphNode *, CUgraphEdgeData *, size_t *);
-    CUresult (*node_type)(CUgraphNode, CUgraphNodeType *);
-    CUresult (*kernel_params)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS *);
-    CUresult (*kernel_attr)(CUgraphNode, CUkernelNodeAttrID, CUkernelNodeAttrValue *);
-    CUresult (*memcpy_params)(CUgraphNode, CUDA_MEMCPY3D *);
-    CUresult (*memset_params)(CUgraphNode, CUDA_MEMSET_NODE_PARAMS *);
-    CUresult (*host_params)(CUgraphNode, CUDA_HOST_NODE_PARAMS *);
-    CUresult (*child_graph)(CUgraphNode, CUgraph *);
-    CUresult (*record_event)(CUgraphNode, CUevent *);
-    CUresult (*wait_event)(CUgraphNode, CUevent *);
-    CUresult (*kernel_function)(CUfunction *, CUkernel);
     CUresult (*launch_ex)(const CUlaunchConfig *, CUfunction, void **, void **);
     ScReal_cuMemcpy3DAsync memcpy3d;
     CUresult (*memset8)(CUdeviceptr, size_t, unsigned char, size_t, size_t, CUstream);
@@ -58,20 +48,20 @@ static bool graph_driver(ScDrvGraph *d)
         size_t offset;
         const char *symbol;
     } syms[] = {
+        {offsetof(ScDrvGraph, q.get_nodes), "cuGraphGetNodes"},
+        {offsetof(ScDrvGraph, q.get_edges), "cuGraphGetEdges_v2"},
+        {offsetof(ScDrvGraph, q.node_type), "cuGraphNodeGetType"},
+        {offsetof(ScDrvGraph, q.kernel_params), "cuGraphKernelNodeGetParams_v2"},
+        {offsetof(ScDrvGraph, q.kernel_attr), "cuGraphKernelNodeGetAttribute"},
+        {offsetof(ScDrvGraph, q.memcpy_params), "cuGraphMemcpyNodeGetParams"},
+        {offsetof(ScDrvGraph, q.memset_params), "cuGraphMemsetNodeGetParams"},
+        {offsetof(ScDrvGraph, q.host_params), "cuGraphHostNodeGetParams"},
+        {offsetof(ScDrvGraph, q.child_graph), "cuGraphChildGraphNodeGetGraph"},
+        {offsetof(ScDrvGraph, q.record_event), "cuGraphEventRecordNodeGetEvent"},
+        {offsetof(ScDrvGraph, q.wait_event), "cuGraphEventWaitNodeGetEvent"},
+        {offsetof(ScDrvGraph, q.kernel_function), "cuKernelGetFunction"},
         {offsetof(ScDrvGraph, clone), "cuGraphClone"},
         {offsetof(ScDrvGraph, destroy), "cuGraphDestroy"},
-        {offsetof(ScDrvGraph, get_nodes), "cuGraphGetNodes"},
-        {offsetof(ScDrvGraph, get_edges), "cuGraphGetEdges_v2"},
-        {offsetof(ScDrvGraph, node_type), "cuGraphNodeGetType"},
-        {offsetof(ScDrvGraph, kernel_params), "cuGraphKernelNodeGetParams_v2"},
-        {offsetof(ScDrvGraph, kernel_attr), "cuGraphKernelNodeGetAttribute"},
-        {offsetof(ScDrvGraph, memcpy_params), "cuGraphMemcpyNodeGetParams"},
-        {offsetof(ScDrvGraph, memset_params), "cuGraphMemsetNodeGetParams"},
-        {offsetof(ScDrvGraph, host_params), "cuGraphHostNodeGetParams"},
-        {offsetof(ScDrvGraph, child_graph), "cuGraphChildGraphNodeGetGraph"},
-        {offsetof(ScDrvGraph, record_event), "cuGraphEventRecordNodeGetEvent"},
-        {offsetof(ScDrvGraph, wait_event), "cuGraphEventWaitNodeGetEvent"},
-        {offsetof(ScDrvGraph, kernel_function), "cuKernelGetFunction"},
         {offsetof(ScDrvGraph, launch_ex), "cuLaunchKernelEx"},
         {offsetof(ScDrvGraph, memcpy3d), "cuMemcpy3DAsync_v2"},
         {offsetof(ScDrvGraph, memset8), "cuMemsetD2D8Async"},
@@ -89,35 +79,6 @@ static bool graph_driver(ScDrvGraph *d)
     }
     return true;
 }
-
-/* One node of the flattened graph: a child graph's nodes are the graph's own, between
- * an entry and an exit that stand for the child node. */
-typedef struct ScGraphOp {
-    CUgraphNodeType type; /* CU_GRAPH_NODE_TYPE_EMPTY for an entry or exit */
-    union {
-        struct {
-            CUfunction func;
-            CUDA_KERNEL_NODE_PARAMS p;
-            bool cooperative;
-            unsigned cluster[3];
-        } kernel;
-        CUDA_MEMCPY3D copy;
-        CUDA_MEMSET_NODE_PARAMS set;
-        CUDA_HOST_NODE_PARAMS host;
-        CUevent event;
-    } u;
-    size_t *preds; /* indices of the ops it waits for */
-    size_t n_preds;
-} ScGraphOp;
-
-/* What an executable graph is issued as: ops in an order the edges allow. key_space:
- * one byte per op, whose addresses name each op's stream and event in the order of
- * stream work (no driver handle can have them). */
-typedef struct ScGraphPlan {
-    ScGraphOp *ops;
-    size_t n_ops, cap_ops;
-    char *key_space;
-} ScGraphPlan;
 
 typedef struct ScGraphRec {
     CUgraphExec exec;
@@ -138,19 +99,15 @@ static ScGraphRec *graph_find(CUgraphExec exec)
     return NULL;
 }
 
+/* Frees a plan, and the streams and events its ops were in the order of stream work. */
 static void plan_free(ScGraphPlan *plan)
 {
     if (!plan)
         return;
     sc_streams_forget_node((uint64_t)(uintptr_t)plan);
-    for (size_t i = 0; i < plan->n_ops; i++) {
-        if (plan->key_space)
-            sc_streams_forget_node((uint64_t)(uintptr_t)&plan->key_space[i]);
-        free(plan->ops[i].preds);
-    }
-    free(plan->ops);
-    free(plan->key_space);
-    free(plan);
+    for (size_t i = 0; plan->key_space && i < plan->n_ops; i++)
+        sc_streams_forget_node((uint64_t)(uintptr_t)&plan->key_space[i]);
+    sc_graph_plan_free(plan);
 }
 
 static void graph_forget(CUgraphExec exec)
@@ -167,52 +124,13 @@ static void graph_forget(CUgraphExec exec)
     pthread_mutex_unlock(&graphs_lock);
 }
 
-/* Whether every node of the graph (child graphs included) is one scord can issue. */
-static bool graph_supported(const ScDrvGraph *d, CUgraph graph, int depth)
-{
-    size_t n = 0;
-    if (depth > 16 || d->get_nodes(graph, NULL, &n) != CUDA_SUCCESS)
-        return false;
-    CUgraphNode *nodes = calloc(n ? n : 1, sizeof *nodes);
-    bool ok = nodes && d->get_nodes(graph, nodes, &n) == CUDA_SUCCESS;
-    for (size_t i = 0; ok && i < n; i++) {
-        CUgraphNodeType type;
-        CUkernelNodeAttrValue v;
-        CUgraph child;
-        ok = d->node_type(nodes[i], &type) == CUDA_SUCCESS;
-        if (!ok)
-            break;
-        switch (type) {
-        case CU_GRAPH_NODE_TYPE_KERNEL:
-            memset(&v, 0, sizeof v);
-            ok = d->kernel_attr(nodes[i], CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE, &v) != CUDA_SUCCESS ||
-                 !v.deviceUpdatableKernelNode.deviceUpdatable;
-            break;
-        case CU_GRAPH_NODE_TYPE_GRAPH:
-            ok = d->child_graph(nodes[i], &child) == CUDA_SUCCESS && graph_supported(d, child, depth + 1);
-            break;
-        case CU_GRAPH_NODE_TYPE_MEMCPY:
-        case CU_GRAPH_NODE_TYPE_MEMSET:
-        case CU_GRAPH_NODE_TYPE_HOST:
-        case CU_GRAPH_NODE_TYPE_EMPTY:
-        case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
-        case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
-            break;
-        default:
-            ok = false;
-        }
-    }
-    free(nodes);
-    return ok;
-}
-
 static void graph_record(CUgraphExec exec, CUgraph graph, bool device_launch)
 {
     ScDrvGraph d;
     if (!sc_ctx.detect || !sc_ctx.check_graphs)
         return;
     CUgraph copy = NULL;
-    if (!device_launch && graph_driver(&d) && graph_supported(&d, graph, 0) &&
+    if (!device_launch && graph_driver(&d) && sc_graph_supported(&d.q, graph) &&
         d.clone(&copy, graph) != CUDA_SUCCESS)
         copy = NULL;
     pthread_mutex_lock(&graphs_lock);
@@ -251,202 +169,6 @@ static void graph_changed(CUresult r, CUgraphExec exec)
         g->plan = NULL;
     }
     pthread_mutex_unlock(&graphs_lock);
-}
-
-static size_t plan_add(ScGraphPlan *plan, CUgraphNodeType type)
-{
-    if (plan->n_ops == plan->cap_ops) {
-        size_t cap = plan->cap_ops ? 2 * plan->cap_ops : 16;
-        ScGraphOp *v = realloc(plan->ops, cap * sizeof *v);
-        if (!v)
-            return SIZE_MAX;
-        plan->ops = v;
-        plan->cap_ops = cap;
-    }
-    plan->ops[plan->n_ops] = (ScGraphOp){.type = type};
-    return plan->n_ops++;
-}
-
-static bool op_wait(ScGraphPlan *plan, size_t op, size_t pred)
-{
-    ScGraphOp *o = &plan->ops[op];
-    size_t *v = realloc(o->preds, (o->n_preds + 1) * sizeof *v);
-    if (!v)
-        return false;
-    v[o->n_preds++] = pred;
-    o->preds = v;
-    return true;
-}
-
-/* Reads one node into the plan: [*first, *last] are the ops that stand for it (an
- * entry and an exit around a child graph's ops). */
-static bool plan_node(const ScDrvGraph *d, ScGraphPlan *plan, CUgraphNode node, size_t *first, size_t *last,
-                      int depth);
-
-/* Reads a graph's nodes and edges into the plan; entry: the op its first nodes wait
- * for (SIZE_MAX: none), *exit_op: an op that waits for all its last nodes. */
-static bool plan_graph(const ScDrvGraph *d, ScGraphPlan *plan, CUgraph graph, size_t entry, size_t *exit_op,
-                       int depth)
-{
-    size_t n = 0, n_edges = 0;
-    if (depth > 16 || d->get_nodes(graph, NULL, &n) != CUDA_SUCCESS ||
-        d->get_edges(graph, NULL, NULL, NULL, &n_edges) != CUDA_SUCCESS)
-        return false;
-    CUgraphNode *nodes = calloc(n ? n : 1, sizeof *nodes), *from = calloc(n_edges ? n_edges : 1, sizeof *from),
-                *to = calloc(n_edges ? n_edges : 1, sizeof *to);
-    CUgraphEdgeData *data = calloc(n_edges ? n_edges : 1, sizeof *data);
-    size_t *first = calloc(n ? n : 1, sizeof *first), *last = calloc(n ? n : 1, sizeof *last);
-    bool *has_pred = calloc(n ? n : 1, sizeof *has_pred), *has_succ = calloc(n ? n : 1, sizeof *has_succ);
-    bool ok = nodes && from && to && data && first && last && has_pred && has_succ &&
-              d->get_nodes(graph, nodes, &n) == CUDA_SUCCESS &&
-              d->get_edges(graph, from, to, data, &n_edges) == CUDA_SUCCESS;
-    for (size_t i = 0; ok && i < n; i++)
-        ok = plan_node(d, plan, nodes[i], &first[i], &last[i], depth);
-    /* Every edge orders its nodes whole, a programmatic one included: the nodes run one
-     * after the other. */
-    for (size_t e = 0; ok && e < n_edges; e++) {
-        size_t u = n, v = n;
-        for (size_t i = 0; i < n; i++) {
-            u = nodes[i] == from[e] ? i : u;
-            v = nodes[i] == to[e] ? i : v;
-        }
-        ok = u < n && v < n && op_wait(plan, first[v], last[u]);
-        if (ok)
-            has_pred[v] = has_succ[u] = true;
-    }
-    size_t exit = ok ? plan_add(plan, CU_GRAPH_NODE_TYPE_EMPTY) : SIZE_MAX;
-    ok = ok && exit != SIZE_MAX;
-    for (size_t i = 0; ok && i < n; i++) {
-        if (!has_pred[i] && entry != SIZE_MAX)
-            ok = op_wait(plan, first[i], entry);
-        if (ok && !has_succ[i])
-            ok = op_wait(plan, exit, last[i]);
-    }
-    *exit_op = exit;
-    free(nodes);
-    free(from);
-    free(to);
-    free(data);
-    free(first);
-    free(last);
-    free(has_pred);
-    free(has_succ);
-    return ok;
-}
-
-static bool plan_node(const ScDrvGraph *d, ScGraphPlan *plan, CUgraphNode node, size_t *first, size_t *last,
-                      int depth)
-{
-    CUgraphNodeType type;
-    if (d->node_type(node, &type) != CUDA_SUCCESS)
-        return false;
-    if (type == CU_GRAPH_NODE_TYPE_GRAPH) {
-        CUgraph child;
-        size_t entry = plan_add(plan, CU_GRAPH_NODE_TYPE_EMPTY);
-        *first = entry;
-        return entry != SIZE_MAX && d->child_graph(node, &child) == CUDA_SUCCESS &&
-               plan_graph(d, plan, child, entry, last, depth + 1);
-    }
-    size_t i = plan_add(plan, type);
-    if (i == SIZE_MAX)
-        return false;
-    *first = *last = i;
-    ScGraphOp *o = &plan->ops[i];
-    CUkernelNodeAttrValue v;
-    switch (type) {
-    case CU_GRAPH_NODE_TYPE_KERNEL:
-        if (d->kernel_params(node, &o->u.kernel.p) != CUDA_SUCCESS)
-            return false;
-        o->u.kernel.func = o->u.kernel.p.func;
-        if (!o->u.kernel.func && (!o->u.kernel.p.kern ||
-                                  d->kernel_function(&o->u.kernel.func, o->u.kernel.p.kern) != CUDA_SUCCESS))
-            return false;
-        memset(&v, 0, sizeof v);
-        o->u.kernel.cooperative = d->kernel_attr(node, CU_LAUNCH_ATTRIBUTE_COOPERATIVE, &v) == CUDA_SUCCESS &&
-                                  v.cooperative;
-        memset(&v, 0, sizeof v);
-        if (d->kernel_attr(node, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, &v) == CUDA_SUCCESS) {
-            o->u.kernel.cluster[0] = v.clusterDim.x;
-            o->u.kernel.cluster[1] = v.clusterDim.y;
-            o->u.kernel.cluster[2] = v.clusterDim.z;
-        }
-        return true;
-    case CU_GRAPH_NODE_TYPE_MEMCPY:
-        return d->memcpy_params(node, &o->u.copy) == CUDA_SUCCESS;
-    case CU_GRAPH_NODE_TYPE_MEMSET:
-        return d->memset_params(node, &o->u.set) == CUDA_SUCCESS &&
-               (o->u.set.elementSize == 1 || o->u.set.elementSize == 2 || o->u.set.elementSize == 4);
-    case CU_GRAPH_NODE_TYPE_HOST:
-        return d->host_params(node, &o->u.host) == CUDA_SUCCESS;
-    case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
-        return d->record_event(node, &o->u.event) == CUDA_SUCCESS;
-    case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
-        return d->wait_event(node, &o->u.event) == CUDA_SUCCESS;
-    case CU_GRAPH_NODE_TYPE_EMPTY:
-        return true;
-    default:
-        return false;
-    }
-}
-
-/* Orders the ops so that each comes after the ops it waits for (Kahn); false on a
- * cycle, which a graph cannot have. */
-static bool plan_sort(ScGraphPlan *plan)
-{
-    size_t n = plan->n_ops, *order = malloc((n ? n : 1) * sizeof *order), *indeg = calloc(n ? n : 1, sizeof *indeg),
-           *map = malloc((n ? n : 1) * sizeof *map), done = 0;
-    bool ok = order && indeg && map;
-    for (size_t i = 0; ok && i < n; i++)
-        indeg[i] = plan->ops[i].n_preds;
-    while (ok && done < n) {
-        size_t pick = n;
-        for (size_t i = 0; i < n && pick == n; i++)
-            if (indeg[i] == 0)
-                pick = i;
-        if (pick == n) {
-            ok = false;
-            break;
-        }
-        indeg[pick] = SIZE_MAX;
-        order[done++] = pick;
-        for (size_t j = 0; j < n; j++)
-            for (size_t k = 0; k < plan->ops[j].n_preds; k++)
-                if (plan->ops[j].preds[k] == pick)
-                    indeg[j]--;
-    }
-    if (ok) {
-        ScGraphOp *sorted = malloc((n ? n : 1) * sizeof *sorted);
-        ok = sorted != NULL;
-        for (size_t i = 0; ok && i < n; i++)
-            map[order[i]] = i;
-        for (size_t i = 0; ok && i < n; i++) {
-            sorted[i] = plan->ops[order[i]];
-            for (size_t k = 0; k < sorted[i].n_preds; k++)
-                sorted[i].preds[k] = map[sorted[i].preds[k]];
-        }
-        if (ok) {
-            free(plan->ops);
-            plan->ops = sorted;
-            plan->cap_ops = n;
-        }
-    }
-    free(order);
-    free(indeg);
-    free(map);
-    return ok;
-}
-
-static ScGraphPlan *plan_make(const ScDrvGraph *d, CUgraph graph)
-{
-    ScGraphPlan *plan = calloc(1, sizeof *plan);
-    size_t exit;
-    bool ok = plan && plan_graph(d, plan, graph, SIZE_MAX, &exit, 0) && plan_sort(plan) &&
-              (plan->key_space = malloc(plan->n_ops ? plan->n_ops : 1)) != NULL;
-    if (!ok) {
-        plan_free(plan);
-        return NULL;
-    }
-    return plan;
 }
 
 /* The device range a 1D copy node reads or writes (2D and 3D ones, and arrays, are
@@ -558,7 +280,7 @@ bool sc_graphs_launch(CUgraphExec exec, CUstream stream, CUresult *result)
     pthread_mutex_lock(&graphs_lock);
     ScGraphRec *g = graph_find(exec);
     if (g && g->copy && !g->plan && !g->plan_failed) {
-        g->plan = plan_make(&d, g->copy);
+        g->plan = sc_graph_plan_make(&d.q, g->copy);
         g->plan_failed = !g->plan;
     }
     ScGraphPlan *plan = g && g->copy ? g->plan : NULL;
