@@ -1,5 +1,6 @@
 /* intercept_graphs.c: graph launches checked by running the graph's nodes one at a
- * time, in an order its edges allow, on the stream the graph was launched on.
+ * time, in an order its edges allow, on the stream the graph was launched on; with
+ * --check-graphs only, until a GPU run has verified it (DESIGN.md).
  *
  * The device runtime has one launch descriptor per context and checks one launch at a
  * time, so a graph whose kernels the driver would start together cannot be checked as
