@@ -522,12 +522,15 @@ void sc_rt_copy_issued(const ScHostCopy *ranges, size_t n, ScWork work)
 {
     if (!sc_ctx.detect || !work.stream)
         return;
-    pthread_mutex_lock(&sc_ctx.launch_lock);
+    /* A launch in flight holds the launch lock until its kernel has ended, and that
+     * kernel may wait for this copy: the copy never waits for the lock. The shadow is
+     * then that launch's own, not the one before's, so only its end compares the copy. */
+    bool no_launch = pthread_mutex_trylock(&sc_ctx.launch_lock) == 0;
     pthread_mutex_lock(&sc_ctx.lock);
     ScRuntime *rt = &sc_ctx.rt;
     ScRaceRecord recs[COPY_RACES];
     ScCopyRaces acc = {recs, 0, COPY_RACES, 0};
-    if (rt->ready && rt->last_checked && !sc_streams_before(rt->last_work, work)) {
+    if (no_launch && rt->ready && rt->last_checked && !sc_streams_before(rt->last_work, work)) {
         ScRecordLaunch rl = {
             .site_infos = sc_ctx.site_infos,
             .n_site_infos = sc_ctx.cap_site_infos,
@@ -556,7 +559,8 @@ void sc_rt_copy_issued(const ScHostCopy *ranges, size_t n, ScWork work)
     if (acc.n && sc_ctx.report && !sc_report_add_late_races(sc_ctx.report, &launch, recs, acc.n, &text, &err))
         sc_log("scord: %s\n", err.msg);
     pthread_mutex_unlock(&sc_ctx.lock);
-    pthread_mutex_unlock(&sc_ctx.launch_lock);
+    if (no_launch)
+        pthread_mutex_unlock(&sc_ctx.launch_lock);
     if (text.len)
         sc_log("%s", text.data);
     sc_buf_free(&text);
