@@ -19,26 +19,26 @@ static bool order_lost_said;
  * node's: a stream of its own, which meets no legacy-stream rule. */
 static _Thread_local uint64_t node_key;
 
-static ScStreamKind kind_of(CUstream stream)
+/* A stream as the order names it: its key (0 for the legacy stream) and kind. */
+typedef struct StreamRef {
+    uint64_t key;
+    ScStreamKind kind;
+} StreamRef;
+
+/* Asked once per call, before the order's lock is taken: a driver query at most. */
+static StreamRef ref_of(CUstream stream)
 {
     static CUresult (*get_flags)(CUstream, unsigned int *);
     if (node_key)
-        return SC_STREAM_NONBLOCKING;
+        return (StreamRef){node_key, SC_STREAM_NONBLOCKING};
     if (!stream || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD)
-        return SC_STREAM_LEGACY;
+        return (StreamRef){0, SC_STREAM_LEGACY};
     if (!get_flags)
         *(void **)&get_flags = sc_driver_sym("cuStreamGetFlags");
     unsigned int flags = 0;
-    if (get_flags && get_flags(stream, &flags) == CUDA_SUCCESS && (flags & CU_STREAM_NON_BLOCKING))
-        return SC_STREAM_NONBLOCKING;
-    return SC_STREAM_BLOCKING;
-}
-
-static uint64_t stream_key(CUstream stream)
-{
-    if (node_key)
-        return node_key;
-    return kind_of(stream) == SC_STREAM_LEGACY ? 0 : (uint64_t)(uintptr_t)stream;
+    bool nonblocking =
+        get_flags && get_flags(stream, &flags) == CUDA_SUCCESS && (flags & CU_STREAM_NON_BLOCKING);
+    return (StreamRef){(uint64_t)(uintptr_t)stream, nonblocking ? SC_STREAM_NONBLOCKING : SC_STREAM_BLOCKING};
 }
 
 /* Takes the lock and returns the order, made at first use; NULL (lock not held) when
@@ -79,13 +79,11 @@ static bool issued(CUresult r, CUstream stream)
 bool sc_streams_work(CUstream stream, ScWork *out)
 {
     *out = (ScWork){0};
-    if (!issued(CUDA_SUCCESS, stream))
-        return false;
-    ScStreamKind kind = kind_of(stream);
+    StreamRef s = ref_of(stream);
     ScOrder *o = order_take();
     if (!o)
         return false;
-    bool ok = sc_order_work(o, stream_key(stream), kind, out);
+    bool ok = sc_order_work(o, s.key, s.kind, out);
     order_give(ok);
     return ok;
 }
@@ -103,7 +101,7 @@ bool sc_streams_before(ScWork earlier, ScWork later)
 void sc_streams_graph_launch(CUstream stream)
 {
     ScWork w;
-    if (!sc_streams_work(stream, &w))
+    if (!issued(CUDA_SUCCESS, stream) || !sc_streams_work(stream, &w))
         return;
     ScOrder *o = order_take();
     if (o) {
@@ -127,16 +125,18 @@ void sc_streams_as_node(uint64_t key)
 
 void sc_streams_record_real(uint64_t event, CUstream stream)
 {
+    StreamRef s = ref_of(stream);
     ScOrder *o = order_take();
     if (o)
-        order_give(sc_order_record(o, event, stream_key(stream), kind_of(stream)));
+        order_give(sc_order_record(o, event, s.key, s.kind));
 }
 
 void sc_streams_real_waits(CUstream stream, uint64_t event)
 {
+    StreamRef s = ref_of(stream);
     ScOrder *o = order_take();
     if (o)
-        order_give(sc_order_stream_waits_event(o, stream_key(stream), kind_of(stream), event));
+        order_give(sc_order_stream_waits_event(o, s.key, s.kind, event));
 }
 
 void sc_streams_node_waits(uint64_t node, uint64_t event)
@@ -169,7 +169,7 @@ void sc_streams_forget_node(uint64_t node)
 void sc_streams_copy(CUresult r, CUstream stream, const ScHostCopy *ranges, size_t n)
 {
     ScWork w;
-    if (r == CUDA_SUCCESS && sc_streams_work(stream, &w) && n)
+    if (issued(r, stream) && sc_streams_work(stream, &w) && n)
         sc_rt_copy_issued(ranges, n, w);
 }
 
@@ -192,12 +192,20 @@ static void copy_writes(CUresult r, CUstream stream, CUdeviceptr dst, size_t byt
     sc_streams_copy(r, stream, &range, 1);
 }
 
+static void record(CUresult r, CUevent event, CUstream stream)
+{
+    if (!issued(r, stream))
+        return;
+    StreamRef s = ref_of(stream);
+    ScOrder *o = order_take();
+    if (o)
+        order_give(sc_order_record(o, (uint64_t)(uintptr_t)event, s.key, s.kind));
+}
+
 CUresult on_cuEventRecord(ScReal_cuEventRecord real, CUevent event, CUstream stream)
 {
     CUresult r = real(event, stream);
-    ScOrder *o = issued(r, stream) ? order_take() : NULL;
-    if (o)
-        order_give(sc_order_record(o, (uint64_t)(uintptr_t)event, stream_key(stream), kind_of(stream)));
+    record(r, event, stream);
     return r;
 }
 
@@ -205,9 +213,7 @@ CUresult on_cuEventRecordWithFlags(ScReal_cuEventRecordWithFlags real, CUevent e
                                    CUstream stream, unsigned int flags)
 {
     CUresult r = real(event, stream, flags);
-    ScOrder *o = issued(r, stream) ? order_take() : NULL;
-    if (o)
-        order_give(sc_order_record(o, (uint64_t)(uintptr_t)event, stream_key(stream), kind_of(stream)));
+    record(r, event, stream);
     return r;
 }
 
@@ -215,18 +221,23 @@ CUresult on_cuStreamWaitEvent(ScReal_cuStreamWaitEvent real, CUstream stream, CU
                               unsigned int flags)
 {
     CUresult r = real(stream, event, flags);
-    ScOrder *o = issued(r, stream) ? order_take() : NULL;
+    if (!issued(r, stream))
+        return r;
+    StreamRef s = ref_of(stream);
+    ScOrder *o = order_take();
     if (o)
-        order_give(sc_order_stream_waits_event(o, stream_key(stream), kind_of(stream),
-                                               (uint64_t)(uintptr_t)event));
+        order_give(sc_order_stream_waits_event(o, s.key, s.kind, (uint64_t)(uintptr_t)event));
     return r;
 }
 
 static void host_waits_stream(CUresult r, CUstream stream)
 {
-    ScOrder *o = r == CUDA_SUCCESS ? order_take() : NULL;
+    if (r != CUDA_SUCCESS || !sc_ctx.detect)
+        return;
+    StreamRef s = ref_of(stream);
+    ScOrder *o = order_take();
     if (o)
-        order_give(sc_order_host_waits_stream(o, stream_key(stream), kind_of(stream)));
+        order_give(sc_order_host_waits_stream(o, s.key, s.kind));
 }
 
 CUresult on_cuStreamSynchronize(ScReal_cuStreamSynchronize real, CUstream stream)
@@ -281,11 +292,13 @@ CUresult on_cuCtxSynchronize_v2(ScReal_cuCtxSynchronize_v2 real, CUcontext ctx)
 
 CUresult on_cuStreamDestroy(ScReal_cuStreamDestroy real, CUstream stream)
 {
-    uint64_t key = stream_key(stream);
     CUresult r = real(stream);
-    ScOrder *o = r == CUDA_SUCCESS && key ? order_take() : NULL;
+    /* The legacy and per-thread streams are never destroyed. */
+    ScOrder *o = r == CUDA_SUCCESS && stream && stream != CU_STREAM_LEGACY && stream != CU_STREAM_PER_THREAD
+                     ? order_take()
+                     : NULL;
     if (o) {
-        sc_order_forget_stream(o, key);
+        sc_order_forget_stream(o, (uint64_t)(uintptr_t)stream);
         order_give(true);
     }
     return r;
@@ -304,9 +317,12 @@ CUresult on_cuEventDestroy(ScReal_cuEventDestroy real, CUevent event)
 
 void sc_streams_stream_waits_all(CUresult r, CUstream stream)
 {
-    ScOrder *o = issued(r, stream) ? order_take() : NULL;
+    if (!issued(r, stream))
+        return;
+    StreamRef s = ref_of(stream);
+    ScOrder *o = order_take();
     if (o)
-        order_give(sc_order_stream_waits_all(o, stream_key(stream), kind_of(stream)));
+        order_give(sc_order_stream_waits_all(o, s.key, s.kind));
 }
 
 CUresult on_cuStreamWaitValue32(ScReal_cuStreamWaitValue32 real, CUstream stream, CUdeviceptr addr,

@@ -10,8 +10,9 @@
 #include "hostrt/hostrt_order.h"
 #include "intercept/intercept.h"
 
-/* Work the program issued on the stream (a launch, a copy); false, with *out the zero
- * work, when detection is off, the stream is being captured or the order was lost. */
+/* Work the program issued on the stream (a launch, a copy), which the caller knows is
+ * not being captured; false, with *out the zero work, when detection is off or the
+ * order was lost. */
 bool sc_streams_work(CUstream stream, ScWork *out);
 /* Whether earlier happens before later, the latest work of its stream; true when the
  * order cannot say. */
