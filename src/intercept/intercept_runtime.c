@@ -33,6 +33,9 @@ typedef struct ScDrvRt {
     CUresult (*dtod)(CUdeviceptr, CUdeviceptr, size_t);
     CUresult (*ctx_get_current)(CUcontext *);
     CUresult (*mem_range)(CUdeviceptr *, size_t *, CUdeviceptr);
+    CUresult (*stream_create)(CUstream *, unsigned int);
+    CUresult (*dtoh_async)(void *, CUdeviceptr, size_t, CUstream);
+    CUresult (*stream_sync)(CUstream);
 } ScDrvRt;
 
 static bool rt_driver(ScDrvRt *d)
@@ -46,8 +49,12 @@ static bool rt_driver(ScDrvRt *d)
     *(void **)&d->dtod = sc_driver_sym("cuMemcpyDtoD_v2");
     *(void **)&d->ctx_get_current = sc_driver_sym("cuCtxGetCurrent");
     *(void **)&d->mem_range = sc_driver_sym("cuMemGetAddressRange_v2");
+    *(void **)&d->stream_create = sc_driver_sym("cuStreamCreate");
+    *(void **)&d->dtoh_async = sc_driver_sym("cuMemcpyDtoHAsync_v2");
+    *(void **)&d->stream_sync = sc_driver_sym("cuStreamSynchronize");
     return d->mem_alloc && d->mem_free && d->mem_get_info && d->memset_d8 && d->htod &&
-           d->dtoh && d->dtod && d->ctx_get_current && d->mem_range;
+           d->dtoh && d->dtod && d->ctx_get_current && d->mem_range && d->stream_create &&
+           d->dtoh_async && d->stream_sync;
 }
 
 /* The first driver error since launch preparation began (sc_rt_launch_begin names it
@@ -450,28 +457,20 @@ static bool keep_prior(const ScDrvRt *d)
  * the legacy stream and waits for the program's blocking streams, one of which may
  * wait for the host (a stream memory wait, an event not yet recorded): this waits for
  * nothing of the program's. The caller holds the context lock. */
-static bool own_read(void *dst, CUdeviceptr src, size_t bytes)
+static bool own_read(const ScDrvRt *d, void *dst, CUdeviceptr src, size_t bytes)
 {
-    static CUresult (*create)(CUstream *, unsigned int);
-    static CUresult (*dtoh_async)(void *, CUdeviceptr, size_t, CUstream);
-    static CUresult (*sync)(CUstream);
     ScRuntime *rt = &sc_ctx.rt;
-    if (!create) {
-        *(void **)&dtoh_async = sc_driver_sym("cuMemcpyDtoHAsync_v2");
-        *(void **)&sync = sc_driver_sym("cuStreamSynchronize");
-        *(void **)&create = sc_driver_sym("cuStreamCreate");
-    }
-    if (!create || !dtoh_async || !sync ||
-        (!rt->own_stream && !cu_ok(create(&rt->own_stream, CU_STREAM_NON_BLOCKING))))
+    if (!rt->own_stream && !cu_ok(d->stream_create(&rt->own_stream, CU_STREAM_NON_BLOCKING)))
         return false;
-    return cu_ok(dtoh_async(dst, src, bytes, rt->own_stream)) && cu_ok(sync(rt->own_stream));
+    return cu_ok(d->dtoh_async(dst, src, bytes, rt->own_stream)) && cu_ok(d->stream_sync(rt->own_stream));
 }
 
 /* The races of a copy range with the checked launch whose shadow lies over it (the
  * latest), read back chunk by chunk where that launch marked the chunk: the chunk
  * tables first, then the shadow words (and the byte cells of split ones) over the
  * range. False when a read fails. */
-static bool scan_copy(const ScHostCopy *c, bool copy_later, const ScRecordLaunch *rl, ScCopyRaces *acc)
+static bool scan_copy(const ScDrvRt *d, const ScHostCopy *c, bool copy_later, const ScRecordLaunch *rl,
+                      ScCopyRaces *acc)
 {
     ScRuntime *rt = &sc_ctx.rt;
     static uint64_t shadow[SC_SHADOW_CHUNK_WORDS];
@@ -480,7 +479,7 @@ static bool scan_copy(const ScHostCopy *c, bool copy_later, const ScRecordLaunch
         return true;
     for (uint64_t di = c->base >> SC_SHADOW_DIR_SHIFT; di <= (end - 1) >> SC_SHADOW_DIR_SHIFT; di++)
         if (rt->tables[di] &&
-            !own_read(rt->tables[di], rt->table_dev[di], TABLE_ENTRIES * sizeof(uint64_t)))
+            !own_read(d, rt->tables[di], rt->table_dev[di], TABLE_ENTRIES * sizeof(uint64_t)))
             return false;
     for (uint64_t addr = c->base & ~(uint64_t)3; addr < end;) {
         uint64_t chunk_end = (addr | (SC_SHADOW_CHUNK_BYTES - 1)) + 1, stop = end < chunk_end ? end : chunk_end;
@@ -488,7 +487,7 @@ static bool scan_copy(const ScHostCopy *c, bool copy_later, const ScRecordLaunch
         uint64_t entry = table ? table[(addr >> SC_SHADOW_CHUNK_SHIFT) & (TABLE_ENTRIES - 1)] : 0;
         size_t first = (addr & (SC_SHADOW_CHUNK_BYTES - 1)) >> 2, n = (size_t)((stop - addr + 3) >> 2);
         if (used_own_shadow(entry) &&
-            !own_read(shadow, (entry & ~SC_SHADOW_FLAGS) + first * 16, n * 16))
+            !own_read(d, shadow, (entry & ~SC_SHADOW_FLAGS) + first * 16, n * 16))
             return false;
         for (size_t i = 0; used_own_shadow(entry) && i < n; i++) {
             uint64_t word = shadow[2 * i], site = shadow[2 * i + 1], at = addr + 4 * i, cells[8];
@@ -500,7 +499,7 @@ static bool scan_copy(const ScHostCopy *c, bool copy_later, const ScRecordLaunch
                 continue;
             }
             uint64_t group = sc_rules_split_index(word);
-            if (group >= rt->split_cap || !own_read(cells, rt->split_pool + group * sizeof cells, sizeof cells))
+            if (group >= rt->split_cap || !own_read(d, cells, rt->split_pool + group * sizeof cells, sizeof cells))
                 continue;
             for (uint32_t b = 0; b < 4; b++)
                 if (mask & (1u << b))
@@ -525,12 +524,13 @@ void sc_rt_copy_issued(const ScHostCopy *ranges, size_t n, ScWork work)
     /* A launch in flight holds the launch lock until its kernel has ended, and that
      * kernel may wait for this copy: the copy never waits for the lock. The shadow is
      * then that launch's own, not the one before's, so only its end compares the copy. */
-    bool no_launch = pthread_mutex_trylock(&sc_ctx.launch_lock) == 0;
+    ScDrvRt d;
+    bool locked = rt_driver(&d) && pthread_mutex_trylock(&sc_ctx.launch_lock) == 0;
     pthread_mutex_lock(&sc_ctx.lock);
     ScRuntime *rt = &sc_ctx.rt;
     ScRaceRecord recs[COPY_RACES];
     ScCopyRaces acc = {recs, 0, COPY_RACES, 0};
-    if (no_launch && rt->ready && rt->last_checked && !sc_streams_before(rt->last_work, work)) {
+    if (locked && rt->ready && rt->last_checked && !sc_streams_before(rt->last_work, work)) {
         ScRecordLaunch rl = {
             .site_infos = sc_ctx.site_infos,
             .n_site_infos = sc_ctx.cap_site_infos,
@@ -539,7 +539,7 @@ void sc_rt_copy_issued(const ScHostCopy *ranges, size_t n, ScWork work)
         memcpy(rl.grid, rt->last_grid, sizeof rl.grid);
         memcpy(rl.block, rt->last_block, sizeof rl.block);
         for (size_t i = 0; i < n; i++)
-            if (!scan_copy(&ranges[i], true, &rl, &acc))
+            if (!scan_copy(&d, &ranges[i], true, &rl, &acc))
                 break;
     }
     for (size_t i = 0; i < n; i++) {
@@ -559,7 +559,7 @@ void sc_rt_copy_issued(const ScHostCopy *ranges, size_t n, ScWork work)
     if (acc.n && sc_ctx.report && !sc_report_add_late_races(sc_ctx.report, &launch, recs, acc.n, &text, &err))
         sc_log("scord: %s\n", err.msg);
     pthread_mutex_unlock(&sc_ctx.lock);
-    if (no_launch)
+    if (locked)
         pthread_mutex_unlock(&sc_ctx.launch_lock);
     if (text.len)
         sc_log("%s", text.data);
@@ -1067,7 +1067,7 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
         ScCopyRaces copies = {recs + n, 0, COPY_RACES, 0};
         for (size_t i = 0; i < rt->n_copies; i++)
             if (!sc_streams_before(rt->copies[i].work, chk->work) &&
-                !scan_copy(&rt->copies[i].range, false, &rl, &copies))
+                !scan_copy(&d, &rt->copies[i].range, false, &rl, &copies))
                 break;
         rt->n_copies = 0;
         n += copies.n;
