@@ -107,16 +107,6 @@ typedef struct Access {
     uint64_t base;     /* shared window offset or global address of the word's byte 0 */
 } Access;
 
-/* The ABI kind of a rules class, for the previous side of a record. */
-static __device__ __forceinline__ uint32_t abi_kind(uint32_t cls)
-{
-    if (cls == SC_RULES_CLS_READ || cls == SC_RULES_CLS_SREAD)
-        return SC_ABI_KIND_READ;
-    if (cls == SC_RULES_CLS_WRITE || cls == SC_RULES_CLS_SWRITE)
-        return SC_ABI_KIND_WRITE;
-    return SC_ABI_KIND_RMW;
-}
-
 /* The word of an access as the read-modify-write follow-up names it: by address (and
  * space), not by its shadow word, which a metadata cache entry shares among many
  * words. Never 0. */
@@ -152,7 +142,7 @@ static __device__ void report(const Access *a, const ScRulesAccess *r, const ScR
         who = v->prev_pos == SC_RULES_POS_GRID                                        ? SC_DEV_WHO_ANY
               : v->prev_pos == SC_RULES_POS_BSYNC || v->prev_pos == SC_RULES_POS_BLOCK ? SC_DEV_WHO_BLOCK
                                                                                      : SC_DEV_WHO_WARP;
-    RecSide prev = {SC_DEV_SITE_NONE, SC_ABI_INFO(0, abi_kind(v->prev_cls), 0, 0, space),
+    RecSide prev = {SC_DEV_SITE_NONE, SC_ABI_INFO(0, sc_dev_cls_kind(v->prev_cls), 0, 0, space),
                     v->prev_blk, v->prev_tid | who << SC_DEV_WHO_SHIFT};
     uint32_t named = v->prev_exact ? sc_rules_site_of(site, v->prev_cls) : SC_RULES_SITE_NONE;
     if (named != SC_RULES_SITE_NONE) {

@@ -448,7 +448,7 @@ static __device__ void check_prior(const Access *a, const uint64_t *dir)
         return;
     ScRulesState st = sc_rules_decode(word);
     uint32_t named = sc_rules_site_of(site, cls);
-    RecSide prev = {named, SC_ABI_INFO(0, abi_kind((uint32_t)cls), 0, 0, SC_ABI_SPACE_GLOBAL),
+    RecSide prev = {named, SC_ABI_INFO(0, sc_dev_cls_kind((uint32_t)cls), 0, 0, SC_ABI_SPACE_GLOBAL),
                     sc_rules_site_blk(site, word), st.warp * WARP_SIZE + st.lane};
     if (named == SC_RULES_SITE_NONE)
         prev.thread |= SC_DEV_WHO_ANY << SC_DEV_WHO_SHIFT;

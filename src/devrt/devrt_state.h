@@ -232,6 +232,17 @@ typedef struct ScDevTrail {
 #define SC_DEV_ASYNC_SYNC_FLOOR(c) ((uint32_t)((c) >> 32) & 0xffffu)
 /* Rows of a clock that know every warp or lane at one value v: row v of
  * ScDevLaunch.const_rows, SC_DEV_CONST_ROWS of them, filled once by the host. */
+/* The ABI kind of a rules class, for the previous side of a record (the device's, and
+ * the host's for a copy's race). */
+SC_HD static inline uint32_t sc_dev_cls_kind(uint32_t cls)
+{
+    if (cls == SC_RULES_CLS_READ || cls == SC_RULES_CLS_SREAD)
+        return SC_ABI_KIND_READ;
+    if (cls == SC_RULES_CLS_WRITE || cls == SC_RULES_CLS_SWRITE)
+        return SC_ABI_KIND_WRITE;
+    return SC_ABI_KIND_RMW;
+}
+
 #define SC_DEV_CONST_ROWS 1024u
 
 SC_HD static inline void sc_dev_fill_const_rows(uint16_t rows[SC_DEV_CONST_ROWS][32])

@@ -214,15 +214,6 @@ uint8_t sc_hostrt_copy_mask(const ScHostCopy *copy, uint64_t addr)
     return mask;
 }
 
-static uint32_t class_kind(int cls)
-{
-    if (cls == SC_RULES_CLS_READ || cls == SC_RULES_CLS_SREAD)
-        return SC_ABI_KIND_READ;
-    if (cls == SC_RULES_CLS_WRITE || cls == SC_RULES_CLS_SWRITE)
-        return SC_ABI_KIND_WRITE;
-    return SC_ABI_KIND_RMW;
-}
-
 void sc_hostrt_copy_word(ScCopyRaces *acc, const ScHostCopy *copy, bool copy_later, uint64_t addr,
                          uint8_t mask, uint64_t word, uint64_t site, bool cell,
                          const ScRecordLaunch *launch)
@@ -242,7 +233,7 @@ void sc_hostrt_copy_word(ScCopyRaces *acc, const ScHostCopy *copy, bool copy_lat
     uint32_t thread = (uint32_t)st.warp * 32u + st.lane;
     if (named == SC_RULES_SITE_NONE)
         thread |= SC_DEV_WHO_ANY << SC_DEV_WHO_SHIFT;
-    uint32_t info = prev_info(launch, named, SC_ABI_INFO(0, class_kind(cls), 0, 0, SC_ABI_SPACE_GLOBAL));
+    uint32_t info = prev_info(launch, named, SC_ABI_INFO(0, sc_dev_cls_kind((uint32_t)cls), 0, 0, SC_ABI_SPACE_GLOBAL));
     ScRaceAccess kernel, by_copy = {
         .site = SC_REPORT_SITE_NONE,
         .kind = (uint8_t)(copy->writes ? SC_RACE_KIND_WRITE : SC_RACE_KIND_READ),
