@@ -45,7 +45,7 @@ typedef struct ScGraphOp {
 } ScGraphOp;
 
 /* What an executable graph is issued as: ops in an order the edges allow (each after
- * the ops it waits for). key_space: one byte per op, whose addresses name each op's
+ * the ops it waits for), the last the graph's exit, which follows every other op. key_space: one byte per op, whose addresses name each op's
  * stream and event in the order of stream work (no driver handle can have them). */
 typedef struct ScGraphPlan {
     ScGraphOp *ops;

@@ -250,8 +250,8 @@ static CUresult op_issue(const ScDrvGraph *d, const ScGraphOp *o, CUstream strea
 }
 
 /* Issues the plan's ops on the stream; each op is work of its own stream in the order
- * of stream work, after its predecessors' and, for the first ones, after the stream's
- * work before the launch. The stream's later work follows every op. */
+ * of stream work, after its predecessors' or, for the first ones, after the stream's
+ * work before the launch. The stream's later work follows the graph's exit. */
 static CUresult plan_issue(const ScDrvGraph *d, const ScGraphPlan *plan, CUstream stream)
 {
     uint64_t start = (uint64_t)(uintptr_t)plan;
@@ -260,7 +260,8 @@ static CUresult plan_issue(const ScDrvGraph *d, const ScGraphPlan *plan, CUstrea
     for (size_t i = 0; i < plan->n_ops && r == CUDA_SUCCESS; i++) {
         const ScGraphOp *o = &plan->ops[i];
         uint64_t key = (uint64_t)(uintptr_t)&plan->key_space[i];
-        sc_streams_node_waits(key, start);
+        if (!o->n_preds)
+            sc_streams_node_waits(key, start);
         for (size_t k = 0; k < o->n_preds; k++)
             sc_streams_node_waits(key, (uint64_t)(uintptr_t)&plan->key_space[o->preds[k]]);
         sc_streams_as_node(key);
@@ -268,8 +269,9 @@ static CUresult plan_issue(const ScDrvGraph *d, const ScGraphPlan *plan, CUstrea
         sc_streams_as_node(0);
         sc_streams_node_done(key);
     }
-    for (size_t i = 0; i < plan->n_ops; i++)
-        sc_streams_real_waits(stream, (uint64_t)(uintptr_t)&plan->key_space[i]);
+    /* The graph's exit, last in the plan, follows every op. */
+    if (plan->n_ops)
+        sc_streams_real_waits(stream, (uint64_t)(uintptr_t)&plan->key_space[plan->n_ops - 1]);
     return r;
 }
 

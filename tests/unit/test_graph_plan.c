@@ -182,13 +182,17 @@ static bool waits_for(const ScGraphPlan *plan, size_t b, size_t a)
     return false;
 }
 
+/* Each op after the ops it waits for, and the last (the graph's exit) after all. */
 static bool sorted(const ScGraphPlan *plan)
 {
     for (size_t k = 0; k < plan->n_ops; k++)
         for (size_t j = 0; j < plan->ops[k].n_preds; j++)
             if (plan->ops[k].preds[j] >= k)
                 return false;
-    return true;
+    for (size_t k = 0; k + 1 < plan->n_ops; k++)
+        if (!waits_for(plan, plan->n_ops - 1, k))
+            return false;
+    return plan->n_ops && plan->ops[plan->n_ops - 1].type == CU_GRAPH_NODE_TYPE_EMPTY;
 }
 
 TEST(diamond_and_a_lone_node)
