@@ -317,7 +317,7 @@ CUresult on_cuEventDestroy(ScReal_cuEventDestroy real, CUevent event)
 
 void sc_streams_stream_waits_all(CUresult r, CUstream stream)
 {
-    if (!issued(r, stream))
+    if (r != CUDA_SUCCESS || !sc_ctx.detect)
         return;
     StreamRef s = ref_of(stream);
     ScOrder *o = order_take();
@@ -329,7 +329,8 @@ CUresult on_cuStreamWaitValue32(ScReal_cuStreamWaitValue32 real, CUstream stream
                                 cuuint32_t value, unsigned int flags)
 {
     CUresult r = real(stream, addr, value, flags);
-    sc_streams_stream_waits_all(r, stream);
+    if (issued(r, stream))
+        sc_streams_stream_waits_all(r, stream);
     return r;
 }
 
@@ -337,7 +338,8 @@ CUresult on_cuStreamWaitValue64(ScReal_cuStreamWaitValue64 real, CUstream stream
                                 cuuint64_t value, unsigned int flags)
 {
     CUresult r = real(stream, addr, value, flags);
-    sc_streams_stream_waits_all(r, stream);
+    if (issued(r, stream))
+        sc_streams_stream_waits_all(r, stream);
     return r;
 }
 
@@ -345,7 +347,8 @@ CUresult on_cuStreamBatchMemOp(ScReal_cuStreamBatchMemOp real, CUstream stream, 
                                CUstreamBatchMemOpParams *ops, unsigned int flags)
 {
     CUresult r = real(stream, count, ops, flags);
-    sc_streams_stream_waits_all(r, stream);
+    if (issued(r, stream))
+        sc_streams_stream_waits_all(r, stream);
     return r;
 }
 

@@ -20,8 +20,8 @@ bool sc_streams_before(ScWork earlier, ScWork later);
 /* A graph launched on the stream: work of the stream, and any event may have been
  * recorded by its nodes. */
 void sc_streams_graph_launch(CUstream stream);
-/* A call on the stream that returned r and, when it succeeded, made the stream's later
- * work wait for work the order cannot name: a wait on memory another stream may write
+/* A call on the stream (not being captured: the caller knows) that returned r and,
+ * when it succeeded, made the stream's later work wait for work the order cannot name: a wait on memory another stream may write
  * (stream memory operations), or an allocation from a pool whose memory another
  * stream freed (the driver may add the dependency itself). So it waits for all. */
 void sc_streams_stream_waits_all(CUresult r, CUstream stream);
