@@ -367,7 +367,7 @@ static void finish(bool stopped)
                    (unsigned long long)sc_ctx.unsplit_accesses, sc_ctx.rt.split_cap);
         if (sc_ctx.capture_allocs)
             sc_log("scord: %llu stream-ordered allocations made while their stream was captured into "
-                   "a graph were not tracked (graph launches are not checked yet)\n",
+                   "a graph were not tracked (a graph with memory allocation nodes runs unchecked)\n",
                    (unsigned long long)sc_ctx.capture_allocs);
         if (sc_ctx.async_unfollowed)
             sc_log("scord: %llu cp.async copies were checked as issued but not as completed: "

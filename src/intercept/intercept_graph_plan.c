@@ -5,28 +5,56 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool supported(const ScGraphQueries *q, CUgraph graph, int depth)
+/* What a node of a type scord does not issue is called in a diagnostic. */
+static const char *node_type_name(CUgraphNodeType type)
+{
+    switch (type) {
+    case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+        return "an external semaphore signal node";
+    case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
+        return "an external semaphore wait node";
+    case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+        return "a memory allocation node";
+    case CU_GRAPH_NODE_TYPE_MEM_FREE:
+        return "a memory free node";
+    case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
+        return "a batch memory operation node";
+    case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+        return "a conditional node";
+    default:
+        return "a node of a type scord does not know";
+    }
+}
+
+static const char *unsupported(const ScGraphQueries *q, CUgraph graph, int depth)
 {
     size_t n = 0;
-    if (depth > 16 || q->get_nodes(graph, NULL, &n) != CUDA_SUCCESS)
-        return false;
+    if (depth > 16)
+        return "child graphs nested more than 16 deep";
+    if (q->get_nodes(graph, NULL, &n) != CUDA_SUCCESS)
+        return "the driver did not list its nodes";
     CUgraphNode *nodes = calloc(n ? n : 1, sizeof *nodes);
-    bool ok = nodes && q->get_nodes(graph, nodes, &n) == CUDA_SUCCESS;
-    for (size_t i = 0; ok && i < n; i++) {
+    const char *why = !nodes                                                 ? "out of memory"
+                      : n && q->get_nodes(graph, nodes, &n) != CUDA_SUCCESS ? "the driver did not list its nodes"
+                                                                             : NULL;
+    for (size_t i = 0; !why && i < n; i++) {
         CUgraphNodeType type;
         CUkernelNodeAttrValue v;
         CUgraph child;
-        ok = q->node_type(nodes[i], &type) == CUDA_SUCCESS;
-        if (!ok)
+        if (q->node_type(nodes[i], &type) != CUDA_SUCCESS) {
+            why = "the driver did not tell a node's type";
             break;
+        }
         switch (type) {
         case CU_GRAPH_NODE_TYPE_KERNEL:
             memset(&v, 0, sizeof v);
-            ok = q->kernel_attr(nodes[i], CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE, &v) != CUDA_SUCCESS ||
-                 !v.deviceUpdatableKernelNode.deviceUpdatable;
+            if (q->kernel_attr(nodes[i], CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE, &v) == CUDA_SUCCESS &&
+                v.deviceUpdatableKernelNode.deviceUpdatable)
+                why = "a kernel node the device may update";
             break;
         case CU_GRAPH_NODE_TYPE_GRAPH:
-            ok = q->child_graph(nodes[i], &child) == CUDA_SUCCESS && supported(q, child, depth + 1);
+            why = q->child_graph(nodes[i], &child) != CUDA_SUCCESS ? "the driver did not give a child graph"
+                                                                   : unsupported(q, child, depth + 1);
             break;
         case CU_GRAPH_NODE_TYPE_MEMCPY:
         case CU_GRAPH_NODE_TYPE_MEMSET:
@@ -36,16 +64,16 @@ static bool supported(const ScGraphQueries *q, CUgraph graph, int depth)
         case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
             break;
         default:
-            ok = false;
+            why = node_type_name(type);
         }
     }
     free(nodes);
-    return ok;
+    return why;
 }
 
-bool sc_graph_supported(const ScGraphQueries *q, CUgraph graph)
+const char *sc_graph_unsupported(const ScGraphQueries *q, CUgraph graph)
 {
-    return supported(q, graph, 0);
+    return unsupported(q, graph, 0);
 }
 
 void sc_graph_plan_free(ScGraphPlan *plan)
@@ -84,30 +112,49 @@ static bool op_wait(ScGraphPlan *plan, size_t op, size_t pred)
     return true;
 }
 
+/* Records the first query that failed; false, for the callers to return. */
+static bool failed(ScGraphPlanError *err, const char *what, CUresult code)
+{
+    if (!err->what)
+        *err = (ScGraphPlanError){what, code};
+    return false;
+}
+
+/* Whether the query succeeded; if not, records it as the failure. */
+static bool asked(ScGraphPlanError *err, const char *query, CUresult code)
+{
+    return code == CUDA_SUCCESS || failed(err, query, code);
+}
+
 /* Reads one node into the plan: [*first, *last] are the ops that stand for it (an
  * entry and an exit around a child graph's ops). */
 static bool plan_node(const ScGraphQueries *q, ScGraphPlan *plan, CUgraphNode node, size_t *first, size_t *last,
-                      int depth);
+                      int depth, ScGraphPlanError *err);
 
 /* Reads a graph's nodes and edges into the plan; entry: the op its first nodes wait
  * for (SIZE_MAX: none), *exit_op: an op that waits for all its last nodes. */
 static bool plan_graph(const ScGraphQueries *q, ScGraphPlan *plan, CUgraph graph, size_t entry, size_t *exit_op,
-                       int depth)
+                       int depth, ScGraphPlanError *err)
 {
     size_t n = 0, n_edges = 0;
-    if (depth > 16 || q->get_nodes(graph, NULL, &n) != CUDA_SUCCESS ||
-        q->get_edges(graph, NULL, NULL, NULL, &n_edges) != CUDA_SUCCESS)
+    if (depth > 16)
+        return failed(err, "child graphs nested more than 16 deep", CUDA_SUCCESS);
+    if (!asked(err, "cuGraphGetNodes", q->get_nodes(graph, NULL, &n)) ||
+        !asked(err, "cuGraphGetEdges", q->get_edges(graph, NULL, NULL, NULL, &n_edges)))
         return false;
     CUgraphNode *nodes = calloc(n ? n : 1, sizeof *nodes), *from = calloc(n_edges ? n_edges : 1, sizeof *from),
                 *to = calloc(n_edges ? n_edges : 1, sizeof *to);
     CUgraphEdgeData *data = calloc(n_edges ? n_edges : 1, sizeof *data);
     size_t *first = calloc(n ? n : 1, sizeof *first), *last = calloc(n ? n : 1, sizeof *last);
     bool *has_pred = calloc(n ? n : 1, sizeof *has_pred), *has_succ = calloc(n ? n : 1, sizeof *has_succ);
-    bool ok = nodes && from && to && data && first && last && has_pred && has_succ &&
-              q->get_nodes(graph, nodes, &n) == CUDA_SUCCESS &&
-              q->get_edges(graph, from, to, data, &n_edges) == CUDA_SUCCESS;
+    bool ok = (nodes && from && to && data && first && last && has_pred && has_succ) ||
+              failed(err, "out of memory", CUDA_SUCCESS);
+    /* Asked for none, the driver refuses arrays (CUDA 13.0 says CUDA_ERROR_INVALID_VALUE
+     * to a graph without edges). */
+    ok = ok && (!n || asked(err, "cuGraphGetNodes", q->get_nodes(graph, nodes, &n))) &&
+         (!n_edges || asked(err, "cuGraphGetEdges", q->get_edges(graph, from, to, data, &n_edges)));
     for (size_t i = 0; ok && i < n; i++)
-        ok = plan_node(q, plan, nodes[i], &first[i], &last[i], depth);
+        ok = plan_node(q, plan, nodes[i], &first[i], &last[i], depth, err);
     /* Every edge orders its nodes whole, a programmatic one included: the nodes run one
      * after the other. */
     for (size_t e = 0; ok && e < n_edges; e++) {
@@ -116,17 +163,19 @@ static bool plan_graph(const ScGraphQueries *q, ScGraphPlan *plan, CUgraph graph
             u = nodes[i] == from[e] ? i : u;
             v = nodes[i] == to[e] ? i : v;
         }
-        ok = u < n && v < n && op_wait(plan, first[v], last[u]);
+        ok = (u < n && v < n) || failed(err, "an edge to or from a node the graph does not list", CUDA_SUCCESS);
+        ok = ok && (op_wait(plan, first[v], last[u]) || failed(err, "out of memory", CUDA_SUCCESS));
         if (ok)
             has_pred[v] = has_succ[u] = true;
     }
     size_t exit = ok ? plan_add(plan, CU_GRAPH_NODE_TYPE_EMPTY) : SIZE_MAX;
-    ok = ok && exit != SIZE_MAX;
+    ok = ok && (exit != SIZE_MAX || failed(err, "out of memory", CUDA_SUCCESS));
     for (size_t i = 0; ok && i < n; i++) {
         if (!has_pred[i] && entry != SIZE_MAX)
             ok = op_wait(plan, first[i], entry);
         if (ok && !has_succ[i])
             ok = op_wait(plan, exit, last[i]);
+        ok = ok || failed(err, "out of memory", CUDA_SUCCESS);
     }
     *exit_op = exit;
     free(nodes);
@@ -141,31 +190,34 @@ static bool plan_graph(const ScGraphQueries *q, ScGraphPlan *plan, CUgraph graph
 }
 
 static bool plan_node(const ScGraphQueries *q, ScGraphPlan *plan, CUgraphNode node, size_t *first, size_t *last,
-                      int depth)
+                      int depth, ScGraphPlanError *err)
 {
     CUgraphNodeType type;
-    if (q->node_type(node, &type) != CUDA_SUCCESS)
+    if (!asked(err, "cuGraphNodeGetType", q->node_type(node, &type)))
         return false;
     if (type == CU_GRAPH_NODE_TYPE_GRAPH) {
         CUgraph child;
         size_t entry = plan_add(plan, CU_GRAPH_NODE_TYPE_EMPTY);
         *first = entry;
-        return entry != SIZE_MAX && q->child_graph(node, &child) == CUDA_SUCCESS &&
-               plan_graph(q, plan, child, entry, last, depth + 1);
+        return (entry != SIZE_MAX || failed(err, "out of memory", CUDA_SUCCESS)) &&
+               asked(err, "cuGraphChildGraphNodeGetGraph", q->child_graph(node, &child)) &&
+               plan_graph(q, plan, child, entry, last, depth + 1, err);
     }
     size_t i = plan_add(plan, type);
     if (i == SIZE_MAX)
-        return false;
+        return failed(err, "out of memory", CUDA_SUCCESS);
     *first = *last = i;
     ScGraphOp *o = &plan->ops[i];
     CUkernelNodeAttrValue v;
     switch (type) {
     case CU_GRAPH_NODE_TYPE_KERNEL:
-        if (q->kernel_params(node, &o->u.kernel.p) != CUDA_SUCCESS)
+        if (!asked(err, "cuGraphKernelNodeGetParams", q->kernel_params(node, &o->u.kernel.p)))
             return false;
         o->u.kernel.func = o->u.kernel.p.func;
-        if (!o->u.kernel.func && (!o->u.kernel.p.kern ||
-                                  q->kernel_function(&o->u.kernel.func, o->u.kernel.p.kern) != CUDA_SUCCESS))
+        if (!o->u.kernel.func && !o->u.kernel.p.kern)
+            return failed(err, "a kernel node with neither a function nor a kernel", CUDA_SUCCESS);
+        if (!o->u.kernel.func &&
+            !asked(err, "cuKernelGetFunction", q->kernel_function(&o->u.kernel.func, o->u.kernel.p.kern)))
             return false;
         memset(&v, 0, sizeof v);
         o->u.kernel.cooperative = q->kernel_attr(node, CU_LAUNCH_ATTRIBUTE_COOPERATIVE, &v) == CUDA_SUCCESS &&
@@ -178,20 +230,22 @@ static bool plan_node(const ScGraphQueries *q, ScGraphPlan *plan, CUgraphNode no
         }
         return true;
     case CU_GRAPH_NODE_TYPE_MEMCPY:
-        return q->memcpy_params(node, &o->u.copy) == CUDA_SUCCESS;
+        return asked(err, "cuGraphMemcpyNodeGetParams", q->memcpy_params(node, &o->u.copy));
     case CU_GRAPH_NODE_TYPE_MEMSET:
-        return q->memset_params(node, &o->u.set) == CUDA_SUCCESS &&
-               (o->u.set.elementSize == 1 || o->u.set.elementSize == 2 || o->u.set.elementSize == 4);
+        if (!asked(err, "cuGraphMemsetNodeGetParams", q->memset_params(node, &o->u.set)))
+            return false;
+        return o->u.set.elementSize == 1 || o->u.set.elementSize == 2 || o->u.set.elementSize == 4 ||
+               failed(err, "a memset node of an element size other than 1, 2 or 4", CUDA_SUCCESS);
     case CU_GRAPH_NODE_TYPE_HOST:
-        return q->host_params(node, &o->u.host) == CUDA_SUCCESS;
+        return asked(err, "cuGraphHostNodeGetParams", q->host_params(node, &o->u.host));
     case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
-        return q->record_event(node, &o->u.event) == CUDA_SUCCESS;
+        return asked(err, "cuGraphEventRecordNodeGetEvent", q->record_event(node, &o->u.event));
     case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
-        return q->wait_event(node, &o->u.event) == CUDA_SUCCESS;
+        return asked(err, "cuGraphEventWaitNodeGetEvent", q->wait_event(node, &o->u.event));
     case CU_GRAPH_NODE_TYPE_EMPTY:
         return true;
     default:
-        return false;
+        return failed(err, node_type_name(type), CUDA_SUCCESS);
     }
 }
 
@@ -242,16 +296,18 @@ static bool plan_sort(ScGraphPlan *plan)
     return ok;
 }
 
-ScGraphPlan *sc_graph_plan_make(const ScGraphQueries *q, CUgraph graph)
+ScGraphPlan *sc_graph_plan_make(const ScGraphQueries *q, CUgraph graph, ScGraphPlanError *err)
 {
+    *err = (ScGraphPlanError){0};
     ScGraphPlan *plan = calloc(1, sizeof *plan);
     size_t exit;
-    bool ok = plan && plan_graph(q, plan, graph, SIZE_MAX, &exit, 0) && plan_sort(plan) &&
-              (plan->key_space = malloc(plan->n_ops ? plan->n_ops : 1)) != NULL;
+    bool ok = plan ? plan_graph(q, plan, graph, SIZE_MAX, &exit, 0, err) : failed(err, "out of memory", CUDA_SUCCESS);
+    ok = ok && (plan_sort(plan) || failed(err, "a cycle of edges", CUDA_SUCCESS));
+    ok = ok && ((plan->key_space = malloc(plan->n_ops ? plan->n_ops : 1)) != NULL ||
+                failed(err, "out of memory", CUDA_SUCCESS));
     if (!ok) {
         sc_graph_plan_free(plan);
         return NULL;
     }
     return plan;
 }
-

@@ -53,12 +53,21 @@ typedef struct ScGraphPlan {
     char *key_space;
 } ScGraphPlan;
 
-/* Whether every node of the graph (child graphs included) is one scord can issue: a
+/* NULL when every node of the graph (child graphs included) is one scord can issue: a
  * kernel the device cannot update, a copy, a memset, a host function, an event record
- * or wait, an empty node or a child graph of those. */
-bool sc_graph_supported(const ScGraphQueries *q, CUgraph graph);
-/* The plan of a graph sc_graph_supported accepts; NULL when a query fails. */
-ScGraphPlan *sc_graph_plan_make(const ScGraphQueries *q, CUgraph graph);
+ * or wait, an empty node or a child graph of those; else why not, for a diagnostic
+ * ("a memory allocation node"). */
+const char *sc_graph_unsupported(const ScGraphQueries *q, CUgraph graph);
+/* Why a graph has no plan: the query that failed (its driver entry point's name, or
+ * what was wrong, such as "out of memory") and what it returned. */
+typedef struct ScGraphPlanError {
+    const char *what;
+    CUresult code; /* CUDA_SUCCESS where no query failed */
+} ScGraphPlanError;
+
+/* The plan of a graph sc_graph_unsupported accepts; NULL, with *err said, when a query
+ * fails. */
+ScGraphPlan *sc_graph_plan_make(const ScGraphQueries *q, CUgraph graph, ScGraphPlanError *err);
 void sc_graph_plan_free(ScGraphPlan *plan);
 
 #endif

@@ -1,6 +1,6 @@
 /* intercept_graphs.c: graph launches checked by running the graph's nodes one at a
- * time, in an order its edges allow, on the stream the graph was launched on; with
- * --check-graphs only, until a GPU run has verified it (DESIGN.md).
+ * time, in an order its edges allow, on the stream the graph was launched on, unless
+ * --check-graphs false (DESIGN.md, "Graph launches").
  *
  * The device runtime has one launch descriptor per context and checks one launch at a
  * time, so a graph whose kernels the driver would start together cannot be checked as
@@ -43,7 +43,8 @@ typedef struct ScDrvGraph {
     ScReal_cuStreamWaitEvent stream_wait;
 } ScDrvGraph;
 
-static bool graph_driver(ScDrvGraph *d)
+/* NULL when every entry point was found; else the name of the one that was not. */
+static const char *graph_driver_missing(ScDrvGraph *d)
 {
     static const struct {
         size_t offset;
@@ -75,10 +76,15 @@ static bool graph_driver(ScDrvGraph *d)
     for (size_t i = 0; i < SC_ARRAY_LEN(syms); i++) {
         void *f = sc_driver_sym(syms[i].symbol);
         if (!f)
-            return false;
+            return syms[i].symbol;
         memcpy((char *)d + syms[i].offset, &f, sizeof f);
     }
-    return true;
+    return NULL;
+}
+
+static bool graph_driver(ScDrvGraph *d)
+{
+    return graph_driver_missing(d) == NULL;
 }
 
 typedef struct ScGraphRec {
@@ -131,9 +137,20 @@ static void graph_record(CUgraphExec exec, CUgraph graph, bool device_launch)
     if (!sc_ctx.detect || !sc_ctx.check_graphs)
         return;
     CUgraph copy = NULL;
-    if (!device_launch && graph_driver(&d) && sc_graph_supported(&d.q, graph) &&
-        d.clone(&copy, graph) != CUDA_SUCCESS)
+    const char *missing = device_launch ? NULL : graph_driver_missing(&d);
+    const char *why = device_launch ? "it was instantiated for device launch"
+                      : missing     ? "the driver lacks an entry point scord issues graphs through"
+                                    : sc_graph_unsupported(&d.q, graph);
+    CUresult cloned = why ? CUDA_SUCCESS : d.clone(&copy, graph);
+    if (cloned != CUDA_SUCCESS) {
         copy = NULL;
+        why = "cuGraphClone failed";
+    }
+    if (why)
+        sc_vlog("scord: graph exec %p runs unchecked: %s%s%s\n", (void *)exec, why, missing ? ", " : "",
+                missing ? missing : "");
+    else
+        sc_vlog("scord: graph exec %p is checked node by node\n", (void *)exec);
     pthread_mutex_lock(&graphs_lock);
     ScGraphRec *g = graph_find(exec);
     if (!g && n_graphs == cap_graphs) {
@@ -283,9 +300,19 @@ bool sc_graphs_launch(CUgraphExec exec, CUstream stream, CUresult *result)
     pthread_mutex_lock(&graphs_lock);
     ScGraphRec *g = graph_find(exec);
     if (g && g->copy && !g->plan && !g->plan_failed) {
-        g->plan = sc_graph_plan_make(&d.q, g->copy);
+        ScGraphPlanError err;
+        g->plan = sc_graph_plan_make(&d.q, g->copy, &err);
         g->plan_failed = !g->plan;
+        if (g->plan_failed && err.code != CUDA_SUCCESS)
+            sc_vlog("scord: graph exec %p runs unchecked: %s returned %d\n", (void *)exec, err.what, (int)err.code);
+        else if (g->plan_failed)
+            sc_vlog("scord: graph exec %p runs unchecked: %s\n", (void *)exec, err.what);
     }
+    static bool unseen_told;
+    if (!g && !__atomic_exchange_n(&unseen_told, true, __ATOMIC_RELAXED))
+        sc_vlog("scord: graph exec %p runs unchecked: scord did not see it instantiated (this is said "
+                "once)\n",
+                (void *)exec);
     ScGraphPlan *plan = g && g->copy ? g->plan : NULL;
     /* Held while the ops are issued: a concurrent change of the graph waits. */
     if (plan)

@@ -4,7 +4,6 @@
 // nodes with no path between them. Twin: s2 also waits for an event recorded after
 // the first kernel. The graph is replayed twice.
 // SCORD-CATEGORY: 10
-// SCORD-OPTIONS: --check-graphs true
 // SCORD-EXPECT: 1 race
 // SCORD-CAUSE: A unordered_streams
 #include "rs_common.h"

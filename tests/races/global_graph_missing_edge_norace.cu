@@ -3,7 +3,6 @@
 // run the two at once, in either order. Twin: an edge from the first to the second.
 // The graph is launched three times.
 // SCORD-CATEGORY: 10
-// SCORD-OPTIONS: --check-graphs true
 // SCORD-EXPECT: no race
 #include "rs_common.h"
 

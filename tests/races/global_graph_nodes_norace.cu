@@ -3,7 +3,6 @@
 // three times on one stream, then an ordinary kernel on that stream that reads what
 // the graph left: every node ordered by an edge, every launch after the one before.
 // SCORD-CATEGORY: 10
-// SCORD-OPTIONS: --check-graphs true
 // SCORD-EXPECT: no race
 #include "rs_common.h"
 

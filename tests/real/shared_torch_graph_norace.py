@@ -11,7 +11,7 @@ the graph's nodes.
 Without PyTorch, a GPU or a compiler for the extension, the program says SKIP.
 // SCORD-CATEGORY: 14
 // SCORD-UNCHECKED: no-ptx
-// SCORD-OPTIONS: --check-graphs true --kernel-name kns=rotate_shared --launch-skip 1
+// SCORD-OPTIONS: --kernel-name kns=rotate_shared --launch-skip 1
 // SCORD-EXPECT: no race
 """
 import inspect

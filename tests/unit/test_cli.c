@@ -401,26 +401,26 @@ TEST(option_forms)
 {
     Result r = run(ARGS("sh", "-c", print_options));
     CHECK_CODE(0, r);
-    CHECK_STR("verbose=false:log_file=:error_exitcode=0:error_level=error:print_limit=100:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:quick=true:check_graphs=false:triton_ptx=true:suppressions=:report_level=warning:kernel_name=:kernel_name_exclude=:launch_skip=0:launch_count=0", r.out);
+    CHECK_STR("verbose=false:log_file=:error_exitcode=0:error_level=error:print_limit=100:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:quick=true:check_graphs=true:triton_ptx=true:suppressions=:report_level=warning:kernel_name=:kernel_name_exclude=:launch_skip=0:launch_count=0", r.out);
     done(&r);
 
     r = run(ARGS("--verbose", "--log-file", "/tmp/a.log", "--error-exitcode", "5",
                  "--print-limit", "7", "sh", "-c", print_options));
     CHECK_CODE(0, r);
-    CHECK_STR("verbose=true:log_file=/tmp/a.log:error_exitcode=5:error_level=error:print_limit=7:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:quick=true:check_graphs=false:triton_ptx=true:suppressions=:report_level=warning:kernel_name=:kernel_name_exclude=:launch_skip=0:launch_count=0", r.out);
+    CHECK_STR("verbose=true:log_file=/tmp/a.log:error_exitcode=5:error_level=error:print_limit=7:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:quick=true:check_graphs=true:triton_ptx=true:suppressions=:report_level=warning:kernel_name=:kernel_name_exclude=:launch_skip=0:launch_count=0", r.out);
     done(&r);
 
     r = run(ARGS("--verbose=false", "--log-file=/tmp/b:c\\d.log", "--error-exitcode=6",
                  "--print-limit=0", "sh", "-c", print_options));
     CHECK_CODE(0, r);
-    CHECK_STR("verbose=false:log_file=/tmp/b\\:c\\\\d.log:error_exitcode=6:error_level=error:print_limit=0:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:quick=true:check_graphs=false:triton_ptx=true:suppressions=:report_level=warning:kernel_name=:kernel_name_exclude=:launch_skip=0:launch_count=0",
+    CHECK_STR("verbose=false:log_file=/tmp/b\\:c\\\\d.log:error_exitcode=6:error_level=error:print_limit=0:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:quick=true:check_graphs=true:triton_ptx=true:suppressions=:report_level=warning:kernel_name=:kernel_name_exclude=:launch_skip=0:launch_count=0",
               r.out);
     done(&r);
 
     /* A flag takes a following true or false as its value, and nothing else. */
     r = run(ARGS("--detect", "false", "--verbose", "true", "--no-cache", "sh", "-c", print_options));
     CHECK_CODE(0, r);
-    CHECK_STR("verbose=true:log_file=:error_exitcode=0:error_level=error:print_limit=100:detect=false:json_file=:sarif_file=:cache_dir=:no_cache=true:shadow=full:cut=none:cache_mb=0:prune=true:quick=true:check_graphs=false:triton_ptx=true:suppressions=:report_level=warning:kernel_name=:kernel_name_exclude=:launch_skip=0:launch_count=0", r.out);
+    CHECK_STR("verbose=true:log_file=:error_exitcode=0:error_level=error:print_limit=100:detect=false:json_file=:sarif_file=:cache_dir=:no_cache=true:shadow=full:cut=none:cache_mb=0:prune=true:quick=true:check_graphs=true:triton_ptx=true:suppressions=:report_level=warning:kernel_name=:kernel_name_exclude=:launch_skip=0:launch_count=0", r.out);
     done(&r);
 
     /* A later flag wins; relative output files are made absolute. */
@@ -430,7 +430,7 @@ TEST(option_forms)
     CHECK(getcwd(cwd, sizeof cwd) != NULL);
     snprintf(want, sizeof want, "verbose=false:log_file=%s/rel-%%p.log:error_exitcode=0:"
              "error_level=error:print_limit=2:detect=true:json_file=%s/r.json:sarif_file=%s/r-%%p.sarif:"
-             "cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:quick=true:check_graphs=false:triton_ptx=true:suppressions=:report_level=warning:kernel_name=:kernel_name_exclude=:launch_skip=0:launch_count=0", cwd, cwd,
+             "cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:quick=true:check_graphs=true:triton_ptx=true:suppressions=:report_level=warning:kernel_name=:kernel_name_exclude=:launch_skip=0:launch_count=0", cwd, cwd,
              cwd);
     CHECK_CODE(0, r);
     CHECK_STR(want, r.out);
@@ -443,7 +443,7 @@ TEST(options_from_environment)
     Result r = run_env(ARGS("--print-limit", "9", "sh", "-c", print_options),
                        ARGS("SCORD_OPTIONS=print_limit=5:verbose=1:error_exitcode=3"));
     CHECK_CODE(0, r);
-    CHECK_STR("verbose=true:log_file=:error_exitcode=3:error_level=error:print_limit=9:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:quick=true:check_graphs=false:triton_ptx=true:suppressions=:report_level=warning:kernel_name=:kernel_name_exclude=:launch_skip=0:launch_count=0", r.out);
+    CHECK_STR("verbose=true:log_file=:error_exitcode=3:error_level=error:print_limit=9:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:quick=true:check_graphs=true:triton_ptx=true:suppressions=:report_level=warning:kernel_name=:kernel_name_exclude=:launch_skip=0:launch_count=0", r.out);
     done(&r);
     /* The stand-in library parsed what scord passed. */
     r = run(ARGS("--log-file=/x:y", "sh", "-c", "printf %s \"$SCORD_FAKE_LOADED\""));
@@ -466,7 +466,7 @@ TEST(double_dash)
     r = run(ARGS("--print-limit", "3", "--", "sh", "-c", "printf '%s|' \"$@\" \"$SCORD_OPTIONS\"",
                  "x", "--help", "--", "--bogus"));
     CHECK_CODE(0, r);
-    CHECK_STR("--help|--|--bogus|verbose=false:log_file=:error_exitcode=0:error_level=error:print_limit=3:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:quick=true:check_graphs=false:triton_ptx=true:suppressions=:report_level=warning:kernel_name=:kernel_name_exclude=:launch_skip=0:launch_count=0|", r.out);
+    CHECK_STR("--help|--|--bogus|verbose=false:log_file=:error_exitcode=0:error_level=error:print_limit=3:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:quick=true:check_graphs=true:triton_ptx=true:suppressions=:report_level=warning:kernel_name=:kernel_name_exclude=:launch_skip=0:launch_count=0|", r.out);
     done(&r);
     r = run(ARGS("sh", "-c", "printf '%s|' \"$@\"", "x", "--version"));
     CHECK_CODE(0, r);

@@ -12,6 +12,7 @@ typedef struct FakeNode {
     CUgraphNodeType type;
     int child;   /* CU_GRAPH_NODE_TYPE_GRAPH: the child graph's number */
     int kernel;  /* CU_GRAPH_NODE_TYPE_KERNEL: 1 when it names a CUkernel, not a CUfunction */
+    CUresult params_result; /* what asking for its parameters returns */
 } FakeNode;
 
 static FakeNode nodes[32];
@@ -37,7 +38,7 @@ static CUgraphNode node_handle(int i)
 
 static int add_node(int graph, CUgraphNodeType type)
 {
-    nodes[n_nodes] = (FakeNode){graph, type, 0, 0};
+    nodes[n_nodes] = (FakeNode){graph, type, 0, 0, CUDA_SUCCESS};
     return n_nodes++;
 }
 
@@ -53,8 +54,11 @@ static void reset(void)
     n_nodes = n_edges = 0;
 }
 
+/* As the CUDA 13.0 driver: arrays for none are refused. */
 static CUresult fake_get_nodes(CUgraph g, CUgraphNode *out, size_t *n)
 {
+    if (out && !*n)
+        return CUDA_ERROR_INVALID_VALUE;
     size_t k = 0;
     for (int i = 0; i < n_nodes; i++)
         if (nodes[i].graph == graph_number(g)) {
@@ -68,6 +72,8 @@ static CUresult fake_get_nodes(CUgraph g, CUgraphNode *out, size_t *n)
 
 static CUresult fake_get_edges(CUgraph g, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *data, size_t *n)
 {
+    if (from && !*n)
+        return CUDA_ERROR_INVALID_VALUE;
     size_t k = 0;
     for (int e = 0; e < n_edges; e++)
         if (nodes[edges[e][0]].graph == graph_number(g)) {
@@ -97,7 +103,7 @@ static CUresult fake_kernel_params(CUgraphNode n, CUDA_KERNEL_NODE_PARAMS *p)
         p->kern = (CUkernel)n;
     else
         p->func = (CUfunction)n;
-    return CUDA_SUCCESS;
+    return ((FakeNode *)n)->params_result;
 }
 
 static CUresult fake_kernel_attr(CUgraphNode n, CUkernelNodeAttrID id, CUkernelNodeAttrValue *v)
@@ -208,8 +214,9 @@ TEST(diamond_and_a_lone_node)
     add_edge(a, b);
     add_edge(a, c);
     add_node(1, CU_GRAPH_NODE_TYPE_KERNEL); /* another graph's node, not this one's */
-    CHECK(sc_graph_supported(&fake, graph_of(0)));
-    ScGraphPlan *plan = sc_graph_plan_make(&fake, graph_of(0));
+    CHECK(sc_graph_unsupported(&fake, graph_of(0)) == NULL);
+    ScGraphPlanError err;
+    ScGraphPlan *plan = sc_graph_plan_make(&fake, graph_of(0), &err);
     CHECK(plan != NULL);
     if (!plan)
         return;
@@ -239,8 +246,9 @@ TEST(child_graph_in_place_of_its_node)
     add_edge(child, y);
     add_edge(p, q);
     (void)other;
-    CHECK(sc_graph_supported(&fake, graph_of(0)));
-    ScGraphPlan *plan = sc_graph_plan_make(&fake, graph_of(0));
+    CHECK(sc_graph_unsupported(&fake, graph_of(0)) == NULL);
+    ScGraphPlanError err;
+    ScGraphPlan *plan = sc_graph_plan_make(&fake, graph_of(0), &err);
     CHECK(plan != NULL);
     if (!plan)
         return;
@@ -265,11 +273,11 @@ TEST(nodes_scord_cannot_issue_refuse_the_graph)
     int child = add_node(0, CU_GRAPH_NODE_TYPE_GRAPH);
     nodes[child].child = 1;
     add_node(1, CU_GRAPH_NODE_TYPE_MEM_ALLOC);
-    CHECK(!sc_graph_supported(&fake, graph_of(0)));
-    CHECK(!sc_graph_supported(&fake, graph_of(1)));
+    CHECK_STR("a memory allocation node", sc_graph_unsupported(&fake, graph_of(0)));
+    CHECK_STR("a memory allocation node", sc_graph_unsupported(&fake, graph_of(1)));
     reset();
     add_node(0, CU_GRAPH_NODE_TYPE_CONDITIONAL);
-    CHECK(!sc_graph_supported(&fake, graph_of(0)));
+    CHECK_STR("a conditional node", sc_graph_unsupported(&fake, graph_of(0)));
 }
 
 TEST(a_cycle_makes_no_plan)
@@ -278,7 +286,44 @@ TEST(a_cycle_makes_no_plan)
     int a = add_node(0, CU_GRAPH_NODE_TYPE_KERNEL), b = add_node(0, CU_GRAPH_NODE_TYPE_KERNEL);
     add_edge(a, b);
     add_edge(b, a);
-    CHECK(sc_graph_plan_make(&fake, graph_of(0)) == NULL);
+    ScGraphPlanError err;
+    CHECK(sc_graph_plan_make(&fake, graph_of(0), &err) == NULL);
+    CHECK_STR("a cycle of edges", err.what);
+}
+
+/* A graph of lone nodes: no edges to ask for. */
+TEST(a_graph_without_edges)
+{
+    reset();
+    add_node(0, CU_GRAPH_NODE_TYPE_KERNEL);
+    add_node(0, CU_GRAPH_NODE_TYPE_MEMSET);
+    ScGraphPlanError err;
+    ScGraphPlan *plan = sc_graph_plan_make(&fake, graph_of(0), &err);
+    CHECK(plan != NULL);
+    if (!plan)
+        return;
+    CHECK_INT(3, plan->n_ops);
+    CHECK(sorted(plan));
+    CHECK_INT(0, plan->ops[0].n_preds);
+    CHECK_INT(0, plan->ops[1].n_preds);
+    sc_graph_plan_free(plan);
+}
+
+/* The diagnostic of a graph that runs unchecked names the query that failed, and the
+ * first one only. */
+TEST(a_failed_query_is_named)
+{
+    reset();
+    int a = add_node(0, CU_GRAPH_NODE_TYPE_KERNEL), child = add_node(0, CU_GRAPH_NODE_TYPE_GRAPH);
+    nodes[child].child = 1;
+    int b = add_node(1, CU_GRAPH_NODE_TYPE_KERNEL), c = add_node(1, CU_GRAPH_NODE_TYPE_KERNEL);
+    add_edge(a, child);
+    nodes[b].params_result = CUDA_ERROR_INVALID_VALUE;
+    nodes[c].params_result = CUDA_ERROR_NOT_SUPPORTED;
+    ScGraphPlanError err;
+    CHECK(sc_graph_plan_make(&fake, graph_of(0), &err) == NULL);
+    CHECK_STR("cuGraphKernelNodeGetParams", err.what);
+    CHECK_INT(CUDA_ERROR_INVALID_VALUE, err.code);
 }
 
 int main(void)
@@ -287,5 +332,7 @@ int main(void)
     RUN(child_graph_in_place_of_its_node);
     RUN(nodes_scord_cannot_issue_refuse_the_graph);
     RUN(a_cycle_makes_no_plan);
+    RUN(a_graph_without_edges);
+    RUN(a_failed_query_is_named);
     return TEST_REPORT();
 }

@@ -40,7 +40,7 @@ TEST(defaults)
     CHECK_INT(0, o.error_exitcode);
     CHECK_INT(100, o.print_limit);
     char *s = format(&o);
-    CHECK_STR("verbose=false:log_file=:error_exitcode=0:error_level=error:print_limit=100:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:quick=true:check_graphs=false:triton_ptx=true:suppressions=:report_level=warning:kernel_name=:kernel_name_exclude=:"
+    CHECK_STR("verbose=false:log_file=:error_exitcode=0:error_level=error:print_limit=100:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:quick=true:check_graphs=true:triton_ptx=true:suppressions=:report_level=warning:kernel_name=:kernel_name_exclude=:"
         "launch_skip=0:launch_count=0", s);
     free(s);
 }
@@ -128,7 +128,7 @@ TEST(round_trip)
     sc_options_init(&o);
     strcpy(o.log_file, "a:b\\c");
     char *s = format(&o);
-    CHECK_STR("verbose=false:log_file=a\\:b\\\\c:error_exitcode=0:error_level=error:print_limit=100:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:quick=true:check_graphs=false:triton_ptx=true:suppressions=:report_level=warning:kernel_name=:kernel_name_exclude=:"
+    CHECK_STR("verbose=false:log_file=a\\:b\\\\c:error_exitcode=0:error_level=error:print_limit=100:detect=true:json_file=:sarif_file=:cache_dir=:no_cache=false:shadow=full:cut=none:cache_mb=0:prune=true:quick=true:check_graphs=true:triton_ptx=true:suppressions=:report_level=warning:kernel_name=:kernel_name_exclude=:"
         "launch_skip=0:launch_count=0", s);
     free(s);
 }
