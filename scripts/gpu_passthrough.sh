@@ -41,6 +41,7 @@ rdc                  default             ptx>=1
 per_thread_stream    default             ptx>=1
 cooperative          default             ptx>=1
 launch_ex            default             ptx>=1
+devices              default             ptx>=1
 '
 
 if [ $# -ne 1 ]; then

@@ -115,6 +115,7 @@ typedef struct ScCtx {
     bool exit_on_warnings; /* --error-level warning: warnings count for --error-exitcode */
     int status_fd;
     bool fault_reject_ptx; /* SCORD_FAULT=reject_ptx: the driver is given code it rejects */
+    bool fault_shadow_oom; /* SCORD_FAULT=shadow_oom: no allocation gets full shadow */
     ScDriver drv;
     int device_sm;        /* compute capability of the current device, 0 until known */
     CUresult init_result; /* what the program's cuInit returned; -1 if never called */
@@ -128,7 +129,7 @@ typedef struct ScCtx {
     ScLinkRec *links;
     size_t n_links, cap_links;
     ScAllocTable allocs;
-    ScRuntime rt;
+    ScTensorMaps tensor_maps; /* the tensor maps the program encoded (every context's) */
     unsigned long launches;      /* atomic */
     unsigned long graph_launches; /* atomic */
     unsigned long graph_launches_checked; /* atomic: of those, issued node by node */

@@ -22,9 +22,22 @@ bool sc_alloc_add(ScAllocTable *t, uint64_t base, uint64_t size, ScAllocKind kin
 {
     size_t i = lower_bound(t, base);
     ScAlloc a = {base, size, kind, ++t->next_serial};
-    if (i < t->n && t->v[i].base == base) {
-        t->live_bytes -= t->v[i].size;
-        t->v[i] = a;
+    /* [first, last): the ones it overlaps, the one before it if that reaches into it
+     * and those that begin inside it; for an empty one, one at its base. */
+    size_t first = i, last = i;
+    if (size == 0) {
+        last += i < t->n && t->v[i].base == base;
+    } else {
+        first -= i > 0 && t->v[i - 1].base + t->v[i - 1].size > base;
+        while (last < t->n && t->v[last].base < base + size)
+            last++;
+    }
+    for (size_t k = first; k < last; k++)
+        t->live_bytes -= t->v[k].size;
+    if (last > first) {
+        t->v[first] = a;
+        memmove(t->v + first + 1, t->v + last, (t->n - last) * sizeof *t->v);
+        t->n -= last - first - 1;
     } else {
         if (t->n == t->cap) {
             size_t cap = t->cap ? 2 * t->cap : 64;

@@ -30,8 +30,9 @@ typedef struct ScAllocTable {
     uint64_t live_bytes, peak_bytes;
 } ScAllocTable;
 
-/* False only when out of memory. An allocation at a base that is already in the
- * table replaces it (the driver reused the address after a free scord missed). */
+/* False only when out of memory. An allocation replaces every one in the table it
+ * overlaps: the driver gave their memory again, so they were freed where scord did
+ * not see it (a free it missed, a context destroyed with its allocations). */
 bool sc_alloc_add(ScAllocTable *t, uint64_t base, uint64_t size, ScAllocKind kind);
 /* False when base is not the start of a live allocation. */
 bool sc_alloc_remove(ScAllocTable *t, uint64_t base);

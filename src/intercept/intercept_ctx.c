@@ -164,7 +164,7 @@ static void init(void)
         if (strcmp(fault, "reject_ptx") == 0)
             sc_ctx.fault_reject_ptx = true;
         else if (strcmp(fault, "shadow_oom") == 0)
-            sc_ctx.rt.fault_shadow_oom = true;
+            sc_ctx.fault_shadow_oom = true;
         else
             sc_log("scord: SCORD_FAULT=%s is not a fault scord knows (reject_ptx, "
                    "shadow_oom); ignored\n",
@@ -364,7 +364,7 @@ static void finish(bool stopped)
             sc_log("scord: %llu accesses were not checked: their words needed a history per "
                    "byte and no split group was left (the device could not give one per word, "
                    "or the words were in cached chunks: the pool had %u)\n",
-                   (unsigned long long)sc_ctx.unsplit_accesses, sc_ctx.rt.split_cap);
+                   (unsigned long long)sc_ctx.unsplit_accesses, sc_rt_split_cap());
         if (sc_ctx.capture_allocs)
             sc_log("scord: %llu stream-ordered allocations made while their stream was captured into "
                    "a graph were not tracked (a graph with memory allocation nodes runs unchecked)\n",

@@ -199,7 +199,7 @@ CUresult on_cuTensorMapEncodeTiled(ScReal_cuTensorMapEncodeTiled real, CUtensorM
                                                      dim, strides, box, element_strides, (int)interleave))
         return r;
     pthread_mutex_lock(&sc_ctx.lock);
-    sc_tensor_maps_add(&sc_ctx.rt.tensor_maps, &m);
+    sc_tensor_maps_add(&sc_ctx.tensor_maps, &m);
     pthread_mutex_unlock(&sc_ctx.lock);
     return r;
 }
@@ -211,7 +211,7 @@ CUresult on_cuTensorMapReplaceAddress(ScReal_cuTensorMapReplaceAddress real, CUt
     ScDevTensorMap m;
     bool known = false;
     pthread_mutex_lock(&sc_ctx.lock);
-    const ScDevTensorMap *old = map ? sc_tensor_maps_find(&sc_ctx.rt.tensor_maps, map) : NULL;
+    const ScDevTensorMap *old = map ? sc_tensor_maps_find(&sc_ctx.tensor_maps, map) : NULL;
     if (old) {
         m = *old;
         known = true;
@@ -223,7 +223,7 @@ CUresult on_cuTensorMapReplaceAddress(ScReal_cuTensorMapReplaceAddress real, CUt
     memcpy(m.map, map, sizeof m.map);
     m.base = (uint64_t)(uintptr_t)global;
     pthread_mutex_lock(&sc_ctx.lock);
-    sc_tensor_maps_add(&sc_ctx.rt.tensor_maps, &m);
+    sc_tensor_maps_add(&sc_ctx.tensor_maps, &m);
     pthread_mutex_unlock(&sc_ctx.lock);
     return r;
 }

@@ -1,6 +1,6 @@
 /* intercept_runtime.c: the host half of the device runtime: the device state of
- * the program's context, and global-memory shadow for its allocations (full shadow or
- * the metadata cache). */
+ * each of the program's contexts (one per device, and any of the program's own), and
+ * global-memory shadow for their allocations (full shadow or the metadata cache). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +32,8 @@ typedef struct ScDrvRt {
     CUresult (*dtoh)(void *, CUdeviceptr, size_t);
     CUresult (*dtod)(CUdeviceptr, CUdeviceptr, size_t);
     CUresult (*ctx_get_current)(CUcontext *);
+    CUresult (*ctx_get_id)(CUcontext, unsigned long long *);
+    CUresult (*pointer_attr)(void *, CUpointer_attribute, CUdeviceptr);
     CUresult (*mem_range)(CUdeviceptr *, size_t *, CUdeviceptr);
     CUresult (*stream_create)(CUstream *, unsigned int);
     CUresult (*dtoh_async)(void *, CUdeviceptr, size_t, CUstream);
@@ -48,12 +50,14 @@ static bool rt_driver(ScDrvRt *d)
     *(void **)&d->dtoh = sc_driver_sym("cuMemcpyDtoH_v2");
     *(void **)&d->dtod = sc_driver_sym("cuMemcpyDtoD_v2");
     *(void **)&d->ctx_get_current = sc_driver_sym("cuCtxGetCurrent");
+    *(void **)&d->ctx_get_id = sc_driver_sym("cuCtxGetId");
+    *(void **)&d->pointer_attr = sc_driver_sym("cuPointerGetAttribute");
     *(void **)&d->mem_range = sc_driver_sym("cuMemGetAddressRange_v2");
     *(void **)&d->stream_create = sc_driver_sym("cuStreamCreate");
     *(void **)&d->dtoh_async = sc_driver_sym("cuMemcpyDtoHAsync_v2");
     *(void **)&d->stream_sync = sc_driver_sym("cuStreamSynchronize");
     return d->mem_alloc && d->mem_free && d->mem_get_info && d->memset_d8 && d->htod &&
-           d->dtoh && d->dtod && d->ctx_get_current && d->mem_range && d->stream_create &&
+           d->dtoh && d->dtod && d->ctx_get_current && d->ctx_get_id && d->pointer_attr && d->mem_range && d->stream_create &&
            d->dtoh_async && d->stream_sync;
 }
 
@@ -73,13 +77,9 @@ static bool dev_zalloc(const ScDrvRt *d, size_t bytes, CUdeviceptr *out)
 {
     if (!cu_ok(d->mem_alloc(out, bytes)))
         return false;
-    if (!cu_ok(d->memset_d8(*out, 0, bytes)))
-        return false;
-    sc_ctx.rt.shadow_bytes += bytes;
-    return true;
+    return cu_ok(d->memset_d8(*out, 0, bytes));
 }
 
-/* The fixed part of the device state, made in the first context that needs it. */
 /* Clock rows that know every warp (or lane) at one value: the clocks an asynchronous
  * copy's thread had when it issued the copy, which the runtime keeps as values only. */
 static bool fill_const_rows(const ScDrvRt *d, CUdeviceptr *out)
@@ -89,14 +89,20 @@ static bool fill_const_rows(const ScDrvRt *d, CUdeviceptr *out)
     return dev_zalloc(d, sizeof rows, out) && cu_ok(d->htod(*out, rows, sizeof rows));
 }
 
-static bool rt_setup(const ScDrvRt *d)
+/* The options every context's runtime follows (sc_rt_configure). */
+static struct {
+    ScShadowMode shadow_mode; /* the shadow option */
+    uint32_t cache_mb;        /* the cache_mb option: 0 sizes the cache by what it serves */
+    uint32_t cut;             /* SC_DEV_CUT_* of the cut option */
+} rt_config;
+
+/* The device state of each context scord has set up, guarded by the context lock. */
+static ScRuntime *runtimes[SC_RT_CONTEXTS];
+static bool runtimes_full_said;
+
+/* The fixed part of a context's device state, made in the current context. */
+static bool rt_setup(const ScDrvRt *d, ScRuntime *rt)
 {
-    ScRuntime *rt = &sc_ctx.rt;
-    if (rt->ready || rt->failed)
-        return rt->ready;
-    CUcontext ctx = NULL;
-    if (!cu_ok(d->ctx_get_current(&ctx)) || !ctx)
-        return false;
     int sms = sc_current_device_sm_count();
     /* %smid may exceed the number of SMs (ids need not be contiguous). */
     rt->sm_ids = sms > 0 ? 2u * (unsigned)sms : 512u;
@@ -116,27 +122,97 @@ static bool rt_setup(const ScDrvRt *d)
         !fill_const_rows(d, &rt->const_rows)) {
         rt->failed = true;
         sc_log("scord: cannot set up the device runtime (out of device memory?); nothing "
-               "will be checked\n");
+               "will be checked in this context\n");
         return false;
     }
-    rt->ctx = ctx;
     rt->ready = true;
     return true;
 }
 
+/* Frees the host memory of a runtime whose context is gone (its device memory went
+ * with the context). */
+static void rt_forget(ScRuntime *rt)
+{
+    if (!rt)
+        return;
+    for (size_t di = 0; rt->tables && di < DIR_ENTRIES; di++)
+        free(rt->tables[di]);
+    free(rt->tables);
+    free(rt->table_dev);
+    free(rt->prior_dir_host);
+    free(rt);
+}
+
+/* Whether the runtime's context has been destroyed (cuCtxDestroy, cudaDeviceReset):
+ * its handle no longer names it. */
+static bool context_gone(const ScDrvRt *d, const ScRuntime *rt)
+{
+    unsigned long long id = 0;
+    return d->ctx_get_id(rt->ctx, &id) != CUDA_SUCCESS || id != rt->ctx_id;
+}
+
+/* The runtime of the current context, set up when `make` and it has none yet; NULL
+ * when no context is current, when its set-up failed, or when SC_RT_CONTEXTS contexts
+ * hold device state already (said once), and without `make` when it has none. The
+ * caller holds the context lock. */
+static ScRuntime *rt_current(const ScDrvRt *d, bool make)
+{
+    CUcontext ctx = NULL;
+    unsigned long long id = 0;
+    if (!cu_ok(d->ctx_get_current(&ctx)) || !ctx || !cu_ok(d->ctx_get_id(ctx, &id)))
+        return NULL;
+    for (size_t i = 0; i < SC_RT_CONTEXTS; i++)
+        if (runtimes[i] && runtimes[i]->ctx_id == id)
+            return runtimes[i]->ready ? runtimes[i] : NULL;
+    if (!make)
+        return NULL;
+    size_t slot = 0;
+    while (slot < SC_RT_CONTEXTS && runtimes[slot] && !context_gone(d, runtimes[slot]))
+        slot++;
+    if (slot == SC_RT_CONTEXTS) {
+        if (!runtimes_full_said)
+            sc_log("scord: the program uses more than %d CUDA contexts at once: launches and "
+                   "allocations in the others are not checked\n",
+                   SC_RT_CONTEXTS);
+        runtimes_full_said = true;
+        return NULL;
+    }
+    ScRuntime *rt = calloc(1, sizeof *rt);
+    if (!rt)
+        return NULL;
+    rt_forget(runtimes[slot]);
+    runtimes[slot] = rt;
+    rt->ctx = ctx;
+    rt->ctx_id = id;
+    if (!rt_setup(d, rt))
+        return NULL;
+    sc_vlog("scord: device state set up for context %llu\n", id);
+    return rt;
+}
+
+uint32_t sc_rt_split_cap(void)
+{
+    uint32_t cap = 0;
+    pthread_mutex_lock(&sc_ctx.lock);
+    for (size_t i = 0; i < SC_RT_CONTEXTS; i++)
+        if (runtimes[i] && runtimes[i]->split_cap > cap)
+            cap = runtimes[i]->split_cap;
+    pthread_mutex_unlock(&sc_ctx.lock);
+    return cap;
+}
+
 void sc_rt_configure(const ScOptions *o)
 {
-    ScRuntime *rt = &sc_ctx.rt;
     /* sc_options_set lets only full or cache in, and only the words of `cut`, in the
      * order of this table. */
-    rt->shadow_mode = strcmp(o->shadow, "cache") == 0 ? SC_SHADOW_MODE_CACHE : SC_SHADOW_MODE_FULL;
-    rt->cache_mb = (uint32_t)o->cache_mb;
+    rt_config.shadow_mode = strcmp(o->shadow, "cache") == 0 ? SC_SHADOW_MODE_CACHE : SC_SHADOW_MODE_FULL;
+    rt_config.cache_mb = (uint32_t)o->cache_mb;
     static const uint32_t cuts[] = {SC_DEV_CUT_NONE, SC_DEV_CUT_HOOKS, SC_DEV_CUT_ACCESS,
                                     SC_DEV_CUT_GROUPING, SC_DEV_CUT_SHADOW};
     int i = sc_options_choice("cut", o->cut);
     if (i < 0 || i >= (int)SC_ARRAY_LEN(cuts))
         i = 0;
-    rt->cut = cuts[i];
+    rt_config.cut = cuts[i];
     if (i != 0)
         sc_log("scord: cut=%s: checks stop there, races are missed (a measurement, not a check)\n",
                o->cut);
@@ -155,32 +231,28 @@ static void device_memory(const ScDrvRt *d, uint64_t *free_bytes, uint64_t *tota
 /* Full shadow of `bytes`, when the policy gives it and the device does. */
 static bool full_shadow(const ScDrvRt *d, uint64_t bytes, CUdeviceptr *out)
 {
-    const ScRuntime *rt = &sc_ctx.rt;
-    if (rt->fault_shadow_oom)
+    if (sc_ctx.fault_shadow_oom)
         return false;
     uint64_t free_bytes, total;
     device_memory(d, &free_bytes, &total);
-    return sc_shadow_full(rt->shadow_mode, free_bytes, total, bytes) &&
+    return sc_shadow_full(rt_config.shadow_mode, free_bytes, total, bytes) &&
            dev_zalloc(d, bytes, out);
 }
 
 /* Entries [lo, hi) of chunk table di, host to device. */
-static bool copy_entries(const ScDrvRt *d, size_t di, size_t lo, size_t hi)
+static bool copy_entries(const ScDrvRt *d, const ScRuntime *rt, size_t di, size_t lo, size_t hi)
 {
-    ScRuntime *rt = &sc_ctx.rt;
     size_t at = lo * sizeof(uint64_t);
     return hi == lo || cu_ok(d->htod(rt->table_dev[di] + at, rt->tables[di] + lo, (hi - lo) * sizeof(uint64_t)));
 }
 
 bool sc_rt_track_alloc(uint64_t base, uint64_t size)
 {
-    ScRuntime *rt = &sc_ctx.rt;
     ScDrvRt d;
-    if (size == 0 || !rt_driver(&d) || !rt_setup(&d))
+    /* The current context's memory: cuMemAlloc allocates there. */
+    ScRuntime *rt = size && rt_driver(&d) ? rt_current(&d, true) : NULL;
+    if (!rt)
         return false;
-    CUcontext cur = NULL;
-    if (d.ctx_get_current(&cur) != CUDA_SUCCESS || cur != rt->ctx)
-        return false; /* another context's memory: its launches are not checked either */
     uint64_t first = base >> SC_SHADOW_CHUNK_SHIFT;
     uint64_t last = (base + size - 1) >> SC_SHADOW_CHUNK_SHIFT;
     if ((last >> SC_SHADOW_CHUNK_BITS) >= DIR_ENTRIES)
@@ -225,7 +297,7 @@ bool sc_rt_track_alloc(uint64_t base, uint64_t size)
         size_t lo = (size_t)(c & (TABLE_ENTRIES - 1)), run = lo;
         for (; c <= last && (size_t)(c >> SC_SHADOW_CHUNK_BITS) == di; c++, lo++) {
             if (table[lo]) {
-                if (!copy_entries(&d, di, run, lo))
+                if (!copy_entries(&d, rt, di, run, lo))
                     return false;
                 run = lo + 1;
                 continue;
@@ -236,7 +308,7 @@ bool sc_rt_track_alloc(uint64_t base, uint64_t size)
             if (full)
                 shadow += CHUNK_SHADOW_BYTES;
         }
-        if (!copy_entries(&d, di, run, lo))
+        if (!copy_entries(&d, rt, di, run, lo))
             return false;
     }
     return true;
@@ -320,9 +392,8 @@ static bool ensure(const ScDrvRt *d, CUdeviceptr *buf, size_t *have, size_t byte
 
 /* Reads the chunk tables back into their host mirrors: the device marks in them the
  * chunks a launch used (SC_SHADOW_DIRTY). */
-static bool read_chunk_tables(const ScDrvRt *d)
+static bool read_chunk_tables(const ScDrvRt *d, ScRuntime *rt)
 {
-    ScRuntime *rt = &sc_ctx.rt;
     for (size_t di = 0; di < DIR_ENTRIES; di++)
         if (rt->tables[di] &&
             !cu_ok(d->dtoh(rt->tables[di], rt->table_dev[di], TABLE_ENTRIES * sizeof(uint64_t))))
@@ -338,9 +409,8 @@ static bool read_chunk_tables(const ScDrvRt *d)
  * back, and the driver refuses a memset across the boundary (three CUB/Thrust programs
  * had a late launch that could not be prepared, after which nothing more was checked;
  * not since runs stop at the boundary). */
-static bool clear_dirty_chunks(const ScDrvRt *d)
+static bool clear_dirty_chunks(const ScDrvRt *d, ScRuntime *rt)
 {
-    ScRuntime *rt = &sc_ctx.rt;
     CUdeviceptr run = 0, run_limit = 0;
     size_t run_bytes = 0;
     for (size_t di = 0; di < DIR_ENTRIES; di++) {
@@ -391,9 +461,8 @@ static bool used_own_shadow(uint64_t entry)
  * prerequisite grid"). Words of cached chunks are not kept. False when the device
  * cannot hold the copy while keeping its headroom, or a copy fails: the launch is then
  * checked as if it depended on nothing. */
-static bool keep_prior(const ScDrvRt *d)
+static bool keep_prior(const ScDrvRt *d, ScRuntime *rt)
 {
-    ScRuntime *rt = &sc_ctx.rt;
     const size_t table_bytes = TABLE_ENTRIES * sizeof(uint64_t);
     size_t chunks = 0, dirs = 0;
     for (size_t di = 0; di < DIR_ENTRIES; di++) {
@@ -457,9 +526,8 @@ static bool keep_prior(const ScDrvRt *d)
  * the legacy stream and waits for the program's blocking streams, one of which may
  * wait for the host (a stream memory wait, an event not yet recorded): this waits for
  * nothing of the program's. The caller holds the context lock. */
-static bool own_read(const ScDrvRt *d, void *dst, CUdeviceptr src, size_t bytes)
+static bool own_read(const ScDrvRt *d, ScRuntime *rt, void *dst, CUdeviceptr src, size_t bytes)
 {
-    ScRuntime *rt = &sc_ctx.rt;
     if (!rt->own_stream && !cu_ok(d->stream_create(&rt->own_stream, CU_STREAM_NON_BLOCKING)))
         return false;
     return cu_ok(d->dtoh_async(dst, src, bytes, rt->own_stream)) && cu_ok(d->stream_sync(rt->own_stream));
@@ -469,17 +537,16 @@ static bool own_read(const ScDrvRt *d, void *dst, CUdeviceptr src, size_t bytes)
  * latest), read back chunk by chunk where that launch marked the chunk: the chunk
  * tables first, then the shadow words (and the byte cells of split ones) over the
  * range. False when a read fails. */
-static bool scan_copy(const ScDrvRt *d, const ScHostCopy *c, bool copy_later, const ScRecordLaunch *rl,
-                      ScCopyRaces *acc)
+static bool scan_copy(const ScDrvRt *d, ScRuntime *rt, const ScHostCopy *c, bool copy_later,
+                      const ScRecordLaunch *rl, ScCopyRaces *acc)
 {
-    ScRuntime *rt = &sc_ctx.rt;
     static uint64_t shadow[SC_SHADOW_CHUNK_WORDS];
     uint64_t end = c->base + c->size;
     if (end < c->base || (end - 1) >> SC_SHADOW_DIR_SHIFT >= DIR_ENTRIES)
         return true;
     for (uint64_t di = c->base >> SC_SHADOW_DIR_SHIFT; di <= (end - 1) >> SC_SHADOW_DIR_SHIFT; di++)
         if (rt->tables[di] &&
-            !own_read(d, rt->tables[di], rt->table_dev[di], TABLE_ENTRIES * sizeof(uint64_t)))
+            !own_read(d, rt, rt->tables[di], rt->table_dev[di], TABLE_ENTRIES * sizeof(uint64_t)))
             return false;
     for (uint64_t addr = c->base & ~(uint64_t)3; addr < end;) {
         uint64_t chunk_end = (addr | (SC_SHADOW_CHUNK_BYTES - 1)) + 1, stop = end < chunk_end ? end : chunk_end;
@@ -487,7 +554,7 @@ static bool scan_copy(const ScDrvRt *d, const ScHostCopy *c, bool copy_later, co
         uint64_t entry = table ? table[(addr >> SC_SHADOW_CHUNK_SHIFT) & (TABLE_ENTRIES - 1)] : 0;
         size_t first = (addr & (SC_SHADOW_CHUNK_BYTES - 1)) >> 2, n = (size_t)((stop - addr + 3) >> 2);
         if (used_own_shadow(entry) &&
-            !own_read(d, shadow, (entry & ~SC_SHADOW_FLAGS) + first * 16, n * 16))
+            !own_read(d, rt, shadow, (entry & ~SC_SHADOW_FLAGS) + first * 16, n * 16))
             return false;
         for (size_t i = 0; used_own_shadow(entry) && i < n; i++) {
             uint64_t word = shadow[2 * i], site = shadow[2 * i + 1], at = addr + 4 * i, cells[8];
@@ -499,7 +566,7 @@ static bool scan_copy(const ScDrvRt *d, const ScHostCopy *c, bool copy_later, co
                 continue;
             }
             uint64_t group = sc_rules_split_index(word);
-            if (group >= rt->split_cap || !own_read(d, cells, rt->split_pool + group * sizeof cells, sizeof cells))
+            if (group >= rt->split_cap || !own_read(d, rt, cells, rt->split_pool + group * sizeof cells, sizeof cells))
                 continue;
             for (uint32_t b = 0; b < 4; b++)
                 if (mask & (1u << b))
@@ -525,12 +592,21 @@ void sc_rt_copy_issued(const ScHostCopy *ranges, size_t n, ScWork work)
      * kernel may wait for this copy: the copy never waits for the lock. The shadow is
      * then that launch's own, not the one before's, so only its end compares the copy. */
     ScDrvRt d;
-    bool locked = rt_driver(&d) && pthread_mutex_trylock(&sc_ctx.launch_lock) == 0;
+    if (!rt_driver(&d))
+        return;
+    bool locked = pthread_mutex_trylock(&sc_ctx.launch_lock) == 0;
     pthread_mutex_lock(&sc_ctx.lock);
-    ScRuntime *rt = &sc_ctx.rt;
+    /* The copy's stream is the current context's (or the program's call failed). */
+    ScRuntime *rt = rt_current(&d, true);
+    if (!rt) {
+        pthread_mutex_unlock(&sc_ctx.lock);
+        if (locked)
+            pthread_mutex_unlock(&sc_ctx.launch_lock);
+        return;
+    }
     ScRaceRecord recs[COPY_RACES];
     ScCopyRaces acc = {recs, 0, COPY_RACES, 0};
-    if (locked && rt->ready && rt->last_checked && !sc_streams_before(rt->last_work, work)) {
+    if (locked && rt->last_checked && !sc_streams_before(rt->last_work, work)) {
         ScRecordLaunch rl = {
             .site_infos = sc_ctx.site_infos,
             .n_site_infos = sc_ctx.cap_site_infos,
@@ -539,7 +615,7 @@ void sc_rt_copy_issued(const ScHostCopy *ranges, size_t n, ScWork work)
         memcpy(rl.grid, rt->last_grid, sizeof rl.grid);
         memcpy(rl.block, rt->last_block, sizeof rl.block);
         for (size_t i = 0; i < n; i++)
-            if (!scan_copy(&d, &ranges[i], true, &rl, &acc))
+            if (!scan_copy(&d, rt, &ranges[i], true, &rl, &acc))
                 break;
     }
     for (size_t i = 0; i < n; i++) {
@@ -570,14 +646,13 @@ void sc_rt_copy_issued(const ScHostCopy *ranges, size_t n, ScWork work)
  * as the device keeps its headroom, devrt_policy.h) and gives this launch its epoch.
  * A cache that cannot be had is no failure: its chunks count as unchecked. False only
  * when the device fails a memset. */
-static bool prepare_cache(const ScDrvRt *d)
+static bool prepare_cache(const ScDrvRt *d, ScRuntime *rt)
 {
-    ScRuntime *rt = &sc_ctx.rt;
     if (!rt->cached_bytes)
         return true;
     uint64_t free_bytes, total;
     device_memory(d, &free_bytes, &total);
-    uint32_t want = sc_shadow_cache_want(rt->cached_bytes, rt->cache_mb);
+    uint32_t want = sc_shadow_cache_want(rt->cached_bytes, rt_config.cache_mb);
     uint32_t have = rt->cache ? rt->cache_bits : 0;
     uint32_t bits = sc_shadow_cache_grow(have, want, free_bytes, total);
     CUdeviceptr fresh = 0;
@@ -589,8 +664,8 @@ static bool prepare_cache(const ScDrvRt *d)
     if (got) {
         /* Nothing runs on the old cache now: checked launches run one at a time and
          * are waited for. A new cache starts empty, its epochs anew. */
-        if (rt->cache && cu_ok(d->mem_free(rt->cache)))
-            rt->shadow_bytes -= sc_shadow_cache_bytes(rt->cache_bits);
+        if (rt->cache)
+            d->mem_free(rt->cache);
         rt->cache = fresh;
         rt->cache_bits = bits;
         rt->cache_epoch = 0;
@@ -603,7 +678,7 @@ static bool prepare_cache(const ScDrvRt *d)
             sc_log("scord: the device cannot give the metadata cache: accesses to %llu MiB "
                    "of allocations are not checked\n",
                    mib(rt->cached_bytes));
-        else if (rt->shadow_mode == SC_SHADOW_MODE_FULL)
+        else if (rt_config.shadow_mode == SC_SHADOW_MODE_FULL)
             sc_log("scord: device memory is short: %llu MiB of allocations checked through "
                    "the metadata cache; races may be missed\n",
                    mib(rt->cached_bytes));
@@ -623,24 +698,23 @@ static bool prepare_cache(const ScDrvRt *d)
 
 /* The tensor maps the program encoded, to the device when they changed (a tensor copy
  * of a map the device does not have counts unchecked). False only when a copy fails. */
-static bool send_tensor_maps(const ScDrvRt *d)
+static bool send_tensor_maps(const ScDrvRt *d, ScRuntime *rt)
 {
-    ScRuntime *rt = &sc_ctx.rt;
-    if (!rt->tensor_maps.changed)
+    const ScTensorMaps *maps = &sc_ctx.tensor_maps;
+    if (rt->tensor_maps_version == maps->version)
         return true;
     if (!rt->tensor_maps_dev &&
         !dev_zalloc(d, SC_DEV_TENSOR_MAPS * sizeof(ScDevTensorMap), &rt->tensor_maps_dev))
         return true;
-    rt->tensor_maps.changed = false;
-    return cu_ok(d->htod(rt->tensor_maps_dev, rt->tensor_maps.v, rt->tensor_maps.n * sizeof(ScDevTensorMap)));
+    rt->tensor_maps_version = maps->version;
+    return cu_ok(d->htod(rt->tensor_maps_dev, maps->v, maps->n * sizeof(ScDevTensorMap)));
 }
 
 /* Gives the split pool the groups sc_split_groups wants for a launch of a kernel with
  * (or without) sub-word global accesses. A larger pool replaces the old one, whose
  * content no launch needs any more (keep_prior has copied it). */
-static bool size_split_pool(const ScDrvRt *d, bool subword)
+static bool size_split_pool(const ScDrvRt *d, ScRuntime *rt, bool subword)
 {
-    ScRuntime *rt = &sc_ctx.rt;
     uint64_t have = rt->split_pool ? rt->split_cap : 0;
     if (have && !subword)
         return true; /* most launches: no need to ask the driver for free memory */
@@ -665,8 +739,8 @@ static bool size_split_pool(const ScDrvRt *d, bool subword)
         rt->split_warned = true;
         return true;
     }
-    if (rt->split_pool && cu_ok(d->mem_free(rt->split_pool)))
-        rt->shadow_bytes -= (uint64_t)rt->split_cap * SC_SPLIT_GROUP_BYTES;
+    if (rt->split_pool)
+        d->mem_free(rt->split_pool);
     rt->split_pool = pool;
     rt->split_cap = (uint32_t)want;
     return true;
@@ -677,9 +751,8 @@ static bool size_split_pool(const ScDrvRt *d, bool subword)
  * groups per slot it has (0: the pool's groups only). A larger area replaces the old
  * one, allocated at its size exactly: it can take gigabytes, and what was checked
  * against the headroom is what it takes. */
-static uint32_t size_slot_split(const ScDrvRt *d, uint32_t own_words, size_t slots)
+static uint32_t size_slot_split(const ScDrvRt *d, ScRuntime *rt, uint32_t own_words, size_t slots)
 {
-    ScRuntime *rt = &sc_ctx.rt;
     if (slots * own_words * (size_t)SC_SPLIT_GROUP_BYTES <= rt->slot_split_bytes)
         return own_words; /* the area of an earlier launch holds it all */
     uint64_t free_bytes, total;
@@ -691,19 +764,21 @@ static uint32_t size_slot_split(const ScDrvRt *d, uint32_t own_words, size_t slo
     CUdeviceptr area = 0;
     if (!dev_zalloc(d, bytes, &area))
         return rt->slot_split_bytes / (slots * (size_t)SC_SPLIT_GROUP_BYTES);
-    if (rt->slot_split && cu_ok(d->mem_free(rt->slot_split)))
-        rt->shadow_bytes -= rt->slot_split_bytes;
+    if (rt->slot_split)
+        d->mem_free(rt->slot_split);
     rt->slot_split = area;
     rt->slot_split_bytes = bytes;
     return cap;
 }
 
-/* A launch that is not checked: a later programmatic launch depends on no checked
- * grid. Returns false, sc_rt_launch_begin's answer. */
-static bool not_checked(void)
+/* A launch that is not checked: a later programmatic launch of its context depends on
+ * no checked grid. Returns false, sc_rt_launch_begin's answer. */
+static bool not_checked(const ScDrvRt *d)
 {
     pthread_mutex_lock(&sc_ctx.lock);
-    sc_ctx.rt.last_checked = false;
+    ScRuntime *rt = rt_current(d, false);
+    if (rt)
+        rt->last_checked = false;
     pthread_mutex_unlock(&sc_ctx.lock);
     return false;
 }
@@ -736,36 +811,33 @@ static bool runtime_off(const ScDrvRt *d)
 {
     pthread_mutex_lock(&sc_ctx.launch_lock);
     pthread_mutex_lock(&sc_ctx.lock);
-    sc_ctx.rt.last_checked = false;
-    bool ready = sc_ctx.rt.ready;
+    ScRuntime *rt = rt_current(d, false);
+    bool ready = rt != NULL;
     uint32_t off = 0;
-    if (ready)
-        d->htod(sc_ctx.rt.launch + offsetof(ScDevLaunch, enabled), &off, sizeof off);
+    if (rt) {
+        rt->last_checked = false;
+        d->htod(rt->launch + offsetof(ScDevLaunch, enabled), &off, sizeof off);
+    }
     pthread_mutex_unlock(&sc_ctx.lock);
     if (!ready)
         pthread_mutex_unlock(&sc_ctx.launch_lock);
     return ready;
 }
 
-/* Whether the current context is the one scord's device state lives in (or none is set
- * up yet, and the current one will be). A kernel of another context (another device, or
- * a context the program made) must not be given that state: its addresses are the first
- * context's, and the kernel would fault on them. Such launches run unchecked, and
- * allocations there are not tracked; said once. */
-static bool in_runtime_context(const ScDrvRt *d)
+/* Whether the kernel's module (its __scord_state variable) lives in the current
+ * context, whose runtime the launch is given. A function of another context's module
+ * (the program launched it with that context not current) would be handed addresses
+ * of a context it cannot reach, and fault: it runs unchecked, said once. */
+static bool module_in_current_context(const ScDrvRt *d, CUdeviceptr var)
 {
-    CUcontext cur = NULL;
-    bool got = d->ctx_get_current(&cur) == CUDA_SUCCESS;
-    pthread_mutex_lock(&sc_ctx.lock);
-    ScRuntime *rt = &sc_ctx.rt;
-    bool same = !rt->ready || (got && cur == rt->ctx);
-    bool say = !same && !rt->other_context_said;
-    rt->other_context_said |= say;
-    pthread_mutex_unlock(&sc_ctx.lock);
-    if (say)
-        sc_log("scord: the program uses more than one CUDA context (another device, or a context "
-               "of its own): its launches and allocations outside the first context scord used are "
-               "not checked\n");
+    static bool said;
+    CUcontext cur = NULL, owner = NULL;
+    /* A driver that cannot say leaves it to the current context, as a launch does. */
+    bool same = d->pointer_attr(&owner, CU_POINTER_ATTRIBUTE_CONTEXT, var) != CUDA_SUCCESS ||
+                (d->ctx_get_current(&cur) == CUDA_SUCCESS && owner == cur);
+    if (!same && !__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+        sc_log("scord: a kernel was launched while another context than its module's was current: "
+               "such launches are not checked\n");
     return same;
 }
 
@@ -810,13 +882,13 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     /* A launch into a capturing stream becomes a graph node: it runs later, with
      * graph launches, and a synchronize now would invalidate the capture. */
     if (sc_rt_stream_capturing(stream))
-        return not_checked();
+        return not_checked(&d);
     /* Every launch, checked or not, is work that orders later work. */
     sc_streams_work(stream, &chk->work);
     ScKernelCode code = {0};
     CUdeviceptr var = state_var(&dl, &f, &code);
-    if (!var || !in_runtime_context(&d))
-        return not_checked();
+    if (!var || !module_in_current_context(&d, var))
+        return not_checked(&d);
     const char *name = NULL; /* the driver's, whole (chk->kernel may cut it) */
     if (dl.func_get_name(&name, f) != CUDA_SUCCESS || !name)
         name = "";
@@ -826,10 +898,16 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     }
     pthread_mutex_lock(&sc_ctx.launch_lock);
     pthread_mutex_lock(&sc_ctx.lock);
-    ScRuntime *rt = &sc_ctx.rt;
-    const char *step = "setting up";
     rt_first_error = CUDA_SUCCESS;
-    bool ok = rt_setup(&d);
+    ScRuntime *rt = rt_current(&d, true);
+    if (!rt) {
+        /* Said where it was found: a failed set-up, too many contexts. */
+        pthread_mutex_unlock(&sc_ctx.lock);
+        pthread_mutex_unlock(&sc_ctx.launch_lock);
+        return false;
+    }
+    const char *step = "";
+    bool ok = true;
     uint32_t threads = block[0] * block[1] * block[2];
     int per_sm = 0, static_shared = 0;
     CUresult why = CUDA_SUCCESS;
@@ -866,20 +944,20 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     if (ok && code.subword_shared) {
         /* The words the driver reserves at the window's start are never the program's. */
         uint32_t own_words = (uint32_t)(((size_t)static_shared + shmem + 3) / 4);
-        slot_split_cap = size_slot_split(&d, own_words, slots);
+        slot_split_cap = size_slot_split(&d, rt, own_words, slots);
     }
     if (ok) {
         step = "reading the chunk tables back";
-        ok = read_chunk_tables(&d);
+        ok = read_chunk_tables(&d, rt);
     }
     /* A dependent launch keeps the shadow of the grid it depends on before the reset. */
     bool dependent = ok && programmatic && rt->last_checked && rt->last_stream == stream &&
-                     keep_prior(&d);
+                     keep_prior(&d, rt);
     /* A launch the one before is not ordered before (another stream, no event or
      * synchronize between them) meets that one's accesses with every thread; scord
      * ran that launch to its end already, but the program did not ask it to. */
     bool unordered = ok && !dependent && rt->last_checked && !sc_streams_before(rt->last_work, chk->work) &&
-                     keep_prior(&d);
+                     keep_prior(&d, rt);
     /* A copy issued before it that nothing orders before it meets its accesses when it
      * ends: its reads of memory it never writes are checked then too. */
     bool copy_unordered = false;
@@ -898,19 +976,19 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     if (ok) {
         /* After keep_prior, which copies the pool as the grid before left it. */
         step = "sizing the split pool";
-        ok = size_split_pool(&d, code.subword_global);
+        ok = size_split_pool(&d, rt, code.subword_global);
     }
     if (ok) {
         step = "sending the tensor maps";
-        ok = send_tensor_maps(&d);
+        ok = send_tensor_maps(&d, rt);
     }
     if (ok) {
         step = "clearing the shadow the last launch used";
-        ok = clear_dirty_chunks(&d);
+        ok = clear_dirty_chunks(&d, rt);
     }
     if (ok) {
         step = "preparing the metadata cache";
-        ok = prepare_cache(&d);
+        ok = prepare_cache(&d, rt);
     }
     if (ok) {
         step = "clearing the slot map, the race records and the sync table";
@@ -924,8 +1002,8 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     }
     ScDevLaunch desc = {
         .launch_tag = ++rt->launch_tag,
-        .enabled = rt->cut != SC_DEV_CUT_HOOKS,
-        .cut = rt->cut,
+        .enabled = rt_config.cut != SC_DEV_CUT_HOOKS,
+        .cut = rt_config.cut,
         .slots_per_sm = slots_per_sm,
         .threads_per_block = threads,
         .shared_words = shared_words,
@@ -954,7 +1032,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         .prior_split = dependent || unordered ? rt->prior_split : 0,
         .prior_unordered = unordered,
         .tensor_maps = rt->tensor_maps_dev,
-        .n_tensor_maps = rt->tensor_maps_dev ? rt->tensor_maps.n : 0,
+        .n_tensor_maps = rt->tensor_maps_dev ? sc_ctx.tensor_maps.n : 0,
 #ifdef SC_DEVRT_PROFILE
         .prof = rt->prof,
 #endif
@@ -980,6 +1058,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         return false;
     }
     chk->active = true;
+    chk->rt = rt;
     chk->function = f;
     memcpy(chk->grid, grid, sizeof chk->grid);
     memcpy(chk->block, block, sizeof chk->block);
@@ -1010,8 +1089,12 @@ void sc_rt_print_profile(void)
         SC_DEV_PROF_LIST(SC_DEV_PROF_WHAT)
 #undef SC_DEV_PROF_WHAT
     };
-    for (int k = 0; k < SC_DEV_PROF_COUNT; k++)
-        sc_log("scord-profile: %s %llu (%s)\n", names[k], (unsigned long long)sc_ctx.rt.prof_sum[k], whats[k]);
+    for (int k = 0; k < SC_DEV_PROF_COUNT; k++) {
+        unsigned long long sum = 0;
+        for (size_t i = 0; i < SC_RT_CONTEXTS; i++)
+            sum += runtimes[i] ? runtimes[i]->prof_sum[k] : 0;
+        sc_log("scord-profile: %s %llu (%s)\n", names[k], sum, whats[k]);
+    }
 }
 #endif
 
@@ -1027,7 +1110,7 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
         return;
     rt_driver(&d);
     launch_driver(&dl);
-    ScRuntime *rt = &sc_ctx.rt;
+    ScRuntime *rt = chk->rt;
     CUresult ran = launch_result == CUDA_SUCCESS ? dl.stream_sync(stream) : launch_result;
     if (ran != CUDA_SUCCESS) {
         /* Said once: a fault is sticky, and every later launch of the context fails too. */
@@ -1067,7 +1150,7 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
         ScCopyRaces copies = {recs + n, 0, COPY_RACES, 0};
         for (size_t i = 0; i < rt->n_copies; i++)
             if (!sc_streams_before(rt->copies[i].work, chk->work) &&
-                !scan_copy(&d, &rt->copies[i].range, false, &rl, &copies))
+                !scan_copy(&d, rt, &rt->copies[i].range, false, &rl, &copies))
                 break;
         rt->n_copies = 0;
         n += copies.n;

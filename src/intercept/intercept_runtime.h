@@ -1,5 +1,5 @@
-/* intercept_runtime.h: the host half of the device runtime: device state of the
- * program's context, shadow for its allocations, and instrumented launches. */
+/* intercept_runtime.h: the host half of the device runtime: device state of each of
+ * the program's contexts, shadow for their allocations, and instrumented launches. */
 #ifndef SC_INTERCEPT_RUNTIME_H
 #define SC_INTERCEPT_RUNTIME_H
 
@@ -22,13 +22,19 @@ typedef struct ScPendingCopy {
 } ScPendingCopy;
 #define SC_RT_PENDING_COPIES 64
 
+/* Contexts scord holds device state in at once (devices, or contexts of the program's
+ * own); launches and allocations of more run unchecked, said once. */
+#define SC_RT_CONTEXTS 16
+
 /* Device memory scord holds for one context. Guarded by the context lock. */
 typedef struct ScRuntime {
     bool ready;               /* buffers below exist */
     bool failed;              /* setting up failed once: nothing is checked */
     bool launch_failure_said; /* a checked launch failed, and scord said so once */
     CUcontext ctx;            /* the context they live in */
-    bool other_context_said;  /* a launch in another context was refused, and said so */
+    unsigned long long ctx_id; /* its id (cuCtxGetId), never reused by the process: a
+                                  context made anew under a destroyed one's handle is
+                                  another context, whose state this is not */
     unsigned sm_ids;          /* SM ids the slot bitmap covers */
     CUdeviceptr launch;       /* ScDevLaunch */
     CUdeviceptr bitmap;       /* uint32_t[sm_ids] */
@@ -52,11 +58,6 @@ typedef struct ScRuntime {
     size_t slot_split_bytes;
     bool split_warned;        /* the note that it could not grow was given */
     uint32_t launch_tag;
-    uint64_t shadow_bytes;    /* all device memory scord holds for shadow and state */
-    ScShadowMode shadow_mode; /* the shadow option */
-    uint32_t cache_mb;        /* the cache_mb option: 0 sizes the cache by what it serves */
-    uint32_t cut;             /* SC_DEV_CUT_* of the cut option */
-    bool fault_shadow_oom;    /* SCORD_FAULT=shadow_oom: no allocation gets full shadow */
     uint64_t cached_bytes;    /* chunks (64 KiB each) mapped to the metadata cache */
     uint64_t full_chunks;     /* chunks with full shadow */
     CUdeviceptr cache;        /* ScDevCacheEntry[1 << cache_bits]; 0 until first needed */
@@ -87,8 +88,9 @@ typedef struct ScRuntime {
     uint64_t copies_unfollowed;
     CUstream own_stream;      /* non-blocking, scord's: shadow read back beside the
                                  program's streams, waiting for none of their work */
-    ScTensorMaps tensor_maps; /* the tensor maps the program encoded */
-    CUdeviceptr tensor_maps_dev; /* their copy on the device, SC_DEV_TENSOR_MAPS records */
+    CUdeviceptr tensor_maps_dev; /* the program's tensor maps on the device,
+                                    SC_DEV_TENSOR_MAPS records */
+    uint32_t tensor_maps_version; /* ScTensorMaps.version of that copy */
 #ifdef SC_DEVRT_PROFILE
     CUdeviceptr prof;         /* ScDevLaunch.prof, cleared per launch */
     uint64_t prof_sum[SC_DEV_PROF_COUNT]; /* summed over SMs and launches */
@@ -99,6 +101,7 @@ typedef struct ScRuntime {
 typedef struct ScLaunchCheck {
     bool active;              /* the launch is checked: end must be called */
     bool left_out;            /* instrumented code the filters left out: end must be called */
+    ScRuntime *rt;            /* the runtime of the launch's context */
     CUfunction function;
     unsigned grid[3], block[3];
     char kernel[512];         /* mangled name */
@@ -140,9 +143,9 @@ void sc_rt_copy_issued(const ScHostCopy *ranges, size_t n, ScWork work);
  * capture. */
 bool sc_rt_stream_capturing(CUstream stream);
 
-/* Graph launches are not checked yet: their kernels find the runtime disabled, and
- * the launch is waited for so that no checked launch overlaps it. begin returns
- * whether end must be called. */
+/* A graph launch that runs unchecked (one scord does not issue node by node): its
+ * kernels find the runtime disabled, and the launch is waited for so that no checked
+ * launch overlaps it. begin returns whether end must be called. */
 bool sc_rt_graph_begin(void);
 void sc_rt_graph_end(CUresult launch_result, CUstream stream);
 
@@ -155,5 +158,8 @@ void sc_rt_configure(const ScOptions *o);
  * the next launch allocates or grows; false when not even the chunk tables can be
  * had: that memory is then unchecked. */
 bool sc_rt_track_alloc(uint64_t base, uint64_t size);
+
+/* The largest split pool of any context (groups), for the exit summary. */
+uint32_t sc_rt_split_cap(void);
 
 #endif

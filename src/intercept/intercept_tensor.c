@@ -49,7 +49,7 @@ void sc_tensor_maps_add(ScTensorMaps *t, const ScDevTensorMap *m)
         t->n--;
     }
     t->v[t->n++] = *m;
-    t->changed = true;
+    t->version++;
 }
 
 ScDevTensorMap *sc_tensor_maps_find(ScTensorMaps *t, const void *map)

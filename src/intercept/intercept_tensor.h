@@ -22,7 +22,7 @@ bool sc_tensor_map_describe(ScDevTensorMap *out, const void *map, int data_type,
 typedef struct ScTensorMaps {
     ScDevTensorMap v[SC_DEV_TENSOR_MAPS];
     uint32_t n;
-    bool changed; /* since the device last got them */
+    uint32_t version; /* counts the changes: a context whose copy is older gets them anew */
 } ScTensorMaps;
 
 void sc_tensor_maps_add(ScTensorMaps *t, const ScDevTensorMap *m);

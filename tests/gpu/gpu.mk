@@ -21,7 +21,7 @@ GPU_DRV_LIBS  := -L$(GPU_LIB)/stubs -lcuda
 GPU_RPATH     := -Wl,-rpath,$(GPU_LIB)
 
 # Runtime-API programs of one source file, default architecture (PTX for JIT).
-GPU_RT_PROGS  := graph streams per_thread_stream cooperative
+GPU_RT_PROGS  := graph streams per_thread_stream cooperative devices
 # Driver-API programs: C, no cudart.
 GPU_DRV_PROGS := driver_ptx driver_cubin driver_fatbin nvrtc culink cudalibrary
 GPU_PROGS     := static_cudart shared_cudart rdc launch_ex $(GPU_RT_PROGS) $(GPU_DRV_PROGS)

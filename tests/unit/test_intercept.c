@@ -58,6 +58,31 @@ TEST(alloc_remove_reuse_and_peak)
 /* Which roots of a launch are unwritten (instr_roots.c): a kernel reading through
  * parameters 0 and 1, and through the pointer at offset 8 of struct parameter 2, and
  * writing through parameter 3. */
+/* A context destroyed takes its allocations with it, unseen: memory the driver gives
+ * again replaces every entry it overlaps. */
+TEST(alloc_over_stale_entries_replaces_them)
+{
+    ScAllocTable t = {0};
+    CHECK(sc_alloc_add(&t, 0x1000, 0x100, SC_ALLOC_DEVICE));
+    CHECK(sc_alloc_add(&t, 0x1100, 0x100, SC_ALLOC_DEVICE));
+    CHECK(sc_alloc_add(&t, 0x1200, 0x100, SC_ALLOC_DEVICE));
+    CHECK(sc_alloc_add(&t, 0x2000, 0x100, SC_ALLOC_DEVICE));
+    CHECK(sc_alloc_add(&t, 0x1080, 0x200, SC_ALLOC_MANAGED)); /* over the first three */
+    CHECK_INT(2, t.n);
+    CHECK_INT(0x1080, sc_alloc_find(&t, 0x1000 + 0x80)->base);
+    CHECK(sc_alloc_find(&t, 0x1000) == NULL);
+    CHECK(sc_alloc_find(&t, 0x12ff) == NULL);
+    CHECK_INT(SC_ALLOC_MANAGED, sc_alloc_find(&t, 0x127f)->kind);
+    CHECK_INT(0x2000, sc_alloc_find(&t, 0x2000)->base);
+    CHECK_INT(0x300, t.live_bytes);
+    CHECK(sc_alloc_add(&t, 0x1000, 0x80, SC_ALLOC_DEVICE)); /* just before: no overlap */
+    CHECK_INT(3, t.n);
+    CHECK(sc_alloc_add(&t, 0x2000, 0, SC_ALLOC_DEVICE)); /* empty, at a base: replaces it */
+    CHECK_INT(3, t.n);
+    CHECK_INT(0x280, t.live_bytes);
+    sc_alloc_free_table(&t);
+}
+
 TEST(alloc_unwritten_roots_of_a_launch)
 {
     ScAllocTable t = {0};
@@ -315,7 +340,7 @@ TEST(tensor_maps_keep_the_newest)
     sc_tensor_maps_add(t, &a);
     CHECK_INT(2, t->n);
     CHECK_INT(0x20000, t->v[1].base);
-    CHECK(t->changed);
+    CHECK_INT(3, t->version); /* each add a change the contexts have not had */
     CHECK(sc_tensor_maps_find(t, a.map) == &t->v[1]);
     CHECK(sc_tensor_maps_find(t, b.map) == &t->v[0]);
     ScDevTensorMap c = int_tiles(9, 3, 0, 1);
@@ -335,6 +360,7 @@ int main(void)
 {
     RUN(alloc_find_inside_and_at_edges);
     RUN(alloc_remove_reuse_and_peak);
+    RUN(alloc_over_stale_entries_replaces_them);
     RUN(alloc_unwritten_roots_of_a_launch);
     RUN(plan_ptx_text_is_copied);
     RUN(plan_cubin_is_unchecked_with_hint);
