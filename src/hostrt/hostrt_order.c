@@ -252,6 +252,11 @@ void sc_order_forget_event(ScOrder *o, uint64_t event)
     *e = o->events[--o->n_events];
 }
 
+bool sc_order_next(ScWork earlier, ScWork later)
+{
+    return earlier.stream && later.stream == earlier.stream && later.tick == earlier.tick + 1;
+}
+
 bool sc_order_before(const ScOrder *o, ScWork earlier, ScWork later)
 {
     if (o->broken || !earlier.stream || !later.stream || later.stream > o->n_streams)

@@ -68,5 +68,8 @@ void sc_order_forget_event(ScOrder *o, uint64_t event);
 /* Whether `earlier` happens before `later`, which must be the latest work of its
  * stream (checked as it is issued). Work is ordered after itself. */
 bool sc_order_before(const ScOrder *o, ScWork earlier, ScWork later);
+/* Whether `later` is the work right after `earlier` on earlier's stream (the grid a
+ * programmatic launch may overlap is the one just before it on its stream). */
+bool sc_order_next(ScWork earlier, ScWork later);
 
 #endif

@@ -771,18 +771,6 @@ static uint32_t size_slot_split(const ScDrvRt *d, ScRuntime *rt, uint32_t own_wo
     return cap;
 }
 
-/* A launch that is not checked: a later programmatic launch of its context depends on
- * no checked grid. Returns false, sc_rt_launch_begin's answer. */
-static bool not_checked(const ScDrvRt *d)
-{
-    pthread_mutex_lock(&sc_ctx.lock);
-    ScRuntime *rt = rt_current(d, false);
-    if (rt)
-        rt->last_checked = false;
-    pthread_mutex_unlock(&sc_ctx.lock);
-    return false;
-}
-
 /* Whether the kernel filters and the launch range (--kernel-name, --launch-skip...)
  * let this launch of the kernel `name` (mangled, "" if unknown) be checked; counts it. */
 static bool selected(const char *name)
@@ -814,10 +802,8 @@ static bool runtime_off(const ScDrvRt *d)
     ScRuntime *rt = rt_current(d, false);
     bool ready = rt != NULL;
     uint32_t off = 0;
-    if (rt) {
-        rt->last_checked = false;
+    if (rt)
         d->htod(rt->launch + offsetof(ScDevLaunch, enabled), &off, sizeof off);
-    }
     pthread_mutex_unlock(&sc_ctx.lock);
     if (!ready)
         pthread_mutex_unlock(&sc_ctx.launch_lock);
@@ -882,13 +868,13 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
     /* A launch into a capturing stream becomes a graph node: it runs later, with
      * graph launches, and a synchronize now would invalidate the capture. */
     if (sc_rt_stream_capturing(stream))
-        return not_checked(&d);
+        return false;
     /* Every launch, checked or not, is work that orders later work. */
     sc_streams_work(stream, &chk->work);
     ScKernelCode code = {0};
     CUdeviceptr var = state_var(&dl, &f, &code);
     if (!var || !module_in_current_context(&d, var))
-        return not_checked(&d);
+        return false;
     const char *name = NULL; /* the driver's, whole (chk->kernel may cut it) */
     if (dl.func_get_name(&name, f) != CUDA_SUCCESS || !name)
         name = "";
@@ -951,7 +937,7 @@ bool sc_rt_launch_begin(CUfunction f, const unsigned grid[3], const unsigned blo
         ok = read_chunk_tables(&d, rt);
     }
     /* A dependent launch keeps the shadow of the grid it depends on before the reset. */
-    bool dependent = ok && programmatic && rt->last_checked && rt->last_stream == stream &&
+    bool dependent = ok && programmatic && rt->last_checked && sc_order_next(rt->last_work, chk->work) &&
                      keep_prior(&d, rt);
     /* A launch the one before is not ordered before (another stream, no event or
      * synchronize between them) meets that one's accesses with every thread; scord
@@ -1175,7 +1161,6 @@ void sc_rt_launch_end(ScLaunchCheck *chk, CUresult launch_result, CUstream strea
             sc_log("scord: %s\n", err.msg);
         rt->last_checked = true;
         memcpy(rt->last_kernel, chk->kernel, sizeof rt->last_kernel);
-        rt->last_stream = stream;
         rt->last_work = chk->work;
         rt->last_number = launch.number;
         memcpy(rt->last_grid, chk->grid, sizeof rt->last_grid);

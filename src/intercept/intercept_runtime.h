@@ -64,13 +64,14 @@ typedef struct ScRuntime {
     uint32_t cache_bits;
     uint32_t cache_epoch;     /* the last launch's epoch in the cache's tags */
     bool cache_warned;        /* the warning about cached allocations was given */
-    /* The latest launch, when it was a checked one that completed: a launch with
-     * programmatic stream serialization in the same stream depends on it, and its
-     * shadow is still in the chunks it marked (docs/devrt.md, "The prerequisite grid"). */
+    /* The latest checked launch of the context, when it completed: its shadow is still
+     * in the chunks it marked (launches scord does not check leave the shadow as it
+     * is), for the next checked launch that may overlap it: one its stream runs next
+     * with programmatic stream serialization (docs/devrt.md, "The prerequisite grid"),
+     * or one nothing orders after it (DESIGN.md, "Order between kernels"). */
     bool last_checked;
     char last_kernel[512];    /* its mangled name: whether it triggers its dependents
                                  early is asked only by a launch that depends on it */
-    CUstream last_stream;
     ScWork last_work;         /* its place in the order of stream work */
     uint64_t last_number;     /* its launch number in the reports */
     unsigned last_grid[3], last_block[3];

@@ -102,6 +102,27 @@ TEST(a_reused_handle_is_a_new_stream)
     sc_order_free(o);
 }
 
+/* The grid a programmatic launch may overlap: the work just before it on its stream,
+ * whatever ran on other streams in between; not when other work came between them on
+ * the stream, nor on another stream, nor for work the model could not place. */
+TEST(next_is_the_work_just_before_on_the_stream)
+{
+    ScOrder *o = sc_order_new();
+    ScWork a = work(o, S1, SC_STREAM_BLOCKING);
+    work(o, S2, SC_STREAM_BLOCKING);
+    ScWork b = work(o, S1, SC_STREAM_BLOCKING);
+    CHECK(sc_order_next(a, b));
+    ScWork c = work(o, S1, SC_STREAM_BLOCKING), d = work(o, S1, SC_STREAM_BLOCKING);
+    CHECK(!sc_order_next(b, d));
+    CHECK(sc_order_next(c, d));
+    CHECK(!sc_order_next(d, c));
+    ScWork e = work(o, NB, SC_STREAM_NONBLOCKING);
+    CHECK(!sc_order_next(d, e));
+    CHECK(!sc_order_next((ScWork){0}, (ScWork){0}));
+    CHECK(!sc_order_next((ScWork){0}, (ScWork){.stream = 0, .tick = 1}));
+    sc_order_free(o);
+}
+
 /* The reference: every operation a node, its ancestors a bit set (at most 64 nodes). */
 enum { MAX_NODES = 64, N_KEYS = 4, N_EVENTS = 2 };
 static const uint64_t stream_keys[N_KEYS] = {LEGACY, S1, S2, NB};
@@ -273,6 +294,7 @@ int main(void)
     RUN(host_synchronization_orders_later_work);
     RUN(legacy_stream_barrier);
     RUN(a_reused_handle_is_a_new_stream);
+    RUN(next_is_the_work_just_before_on_the_stream);
     RUN(random_programs_match_the_reference);
     return TEST_REPORT();
 }
