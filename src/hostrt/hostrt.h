@@ -5,6 +5,7 @@
 #ifndef SC_HOSTRT_H
 #define SC_HOSTRT_H
 
+#include <cuda.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -38,11 +39,23 @@ size_t sc_hostrt_decode(const ScDevRecord *dev, size_t n, const ScRecordLaunch *
                         ScRaceRecord *out, size_t *withheld);
 
 /* A copy or memset the host issued on a stream, by the device bytes it reads (writes
- * false) or writes. */
+ * false) or writes: `size` bytes at base, or for a 2D or 3D one `rows` rows of `size`
+ * bytes, `pitch` bytes apart (rows 0 or 1: one). */
 typedef struct ScHostCopy {
     uint64_t base, size;
     bool writes;
+    uint64_t pitch, rows;
 } ScHostCopy;
+
+/* Row r of a copy, as a copy of its own. */
+ScHostCopy sc_hostrt_copy_row(const ScHostCopy *copy, uint64_t r);
+
+/* The device bytes of a 2D or 3D copy, side by side (a side in device or unified
+ * memory): what it reads, then what it writes, into out; returns how many. The slices
+ * of a 3D side are followed when they lie evenly (the side's height is the copy's, or
+ * there is one slice); a side of another layout, or an array, is not followed. */
+size_t sc_hostrt_memcpy2d_ranges(const CUDA_MEMCPY2D *copy, ScHostCopy out[2]);
+size_t sc_hostrt_memcpy3d_ranges(const CUDA_MEMCPY3D *copy, ScHostCopy out[2]);
 
 /* The races of copies with a launch on a stream that nothing orders with theirs, found
  * in the shadow the launch left over their bytes: one record per instruction of the

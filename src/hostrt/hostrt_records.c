@@ -205,6 +205,48 @@ size_t sc_hostrt_decode(const ScDevRecord *dev, size_t n, const ScRecordLaunch *
     return got;
 }
 
+ScHostCopy sc_hostrt_copy_row(const ScHostCopy *copy, uint64_t r)
+{
+    return (ScHostCopy){copy->base + r * copy->pitch, copy->size, copy->writes, 0, 1};
+}
+
+/* One side of a copy: its memory type, device address, the copy's first byte and row
+ * in it, its pitch, and its height (rows per slice; 0 for a 2D copy). */
+typedef struct CopySide {
+    CUmemorytype type;
+    CUdeviceptr device;
+    size_t x, y, z, pitch, height;
+} CopySide;
+
+static size_t copy_side(const CopySide *s, size_t width, size_t height, size_t depth, bool writes,
+                        ScHostCopy *out)
+{
+    bool device = s->type == CU_MEMORYTYPE_DEVICE || s->type == CU_MEMORYTYPE_UNIFIED;
+    /* Slices apart by other than `height` rows leave gaps a row count cannot say. */
+    bool even = depth <= 1 || s->height == height;
+    if (!device || !even || !width || !height || !depth)
+        return 0;
+    uint64_t rows = (uint64_t)height * depth, pitch = rows > 1 ? s->pitch : 0;
+    *out = (ScHostCopy){s->device + (s->z * s->height + s->y) * s->pitch + s->x, width, writes, pitch, rows};
+    return 1;
+}
+
+size_t sc_hostrt_memcpy2d_ranges(const CUDA_MEMCPY2D *c, ScHostCopy out[2])
+{
+    CopySide src = {c->srcMemoryType, c->srcDevice, c->srcXInBytes, c->srcY, 0, c->srcPitch, 0},
+             dst = {c->dstMemoryType, c->dstDevice, c->dstXInBytes, c->dstY, 0, c->dstPitch, 0};
+    size_t n = copy_side(&src, c->WidthInBytes, c->Height, 1, false, out);
+    return n + copy_side(&dst, c->WidthInBytes, c->Height, 1, true, out + n);
+}
+
+size_t sc_hostrt_memcpy3d_ranges(const CUDA_MEMCPY3D *c, ScHostCopy out[2])
+{
+    CopySide src = {c->srcMemoryType, c->srcDevice, c->srcXInBytes, c->srcY, c->srcZ, c->srcPitch, c->srcHeight},
+             dst = {c->dstMemoryType, c->dstDevice, c->dstXInBytes, c->dstY, c->dstZ, c->dstPitch, c->dstHeight};
+    size_t n = copy_side(&src, c->WidthInBytes, c->Height, c->Depth, false, out);
+    return n + copy_side(&dst, c->WidthInBytes, c->Height, c->Depth, true, out + n);
+}
+
 uint8_t sc_hostrt_copy_mask(const ScHostCopy *copy, uint64_t addr)
 {
     uint8_t mask = 0;

@@ -189,19 +189,6 @@ static void graph_changed(CUresult r, CUgraphExec exec)
     pthread_mutex_unlock(&graphs_lock);
 }
 
-/* The device range a 1D copy node reads or writes (2D and 3D ones, and arrays, are
- * not followed); false when it touches no device memory that way. */
-static bool copy_range(const CUDA_MEMCPY3D *c, bool dst, ScHostCopy *out)
-{
-    CUmemorytype type = dst ? c->dstMemoryType : c->srcMemoryType;
-    if ((type != CU_MEMORYTYPE_DEVICE && type != CU_MEMORYTYPE_UNIFIED) || c->Height > 1 || c->Depth > 1)
-        return false;
-    CUdeviceptr base = dst ? c->dstDevice : c->srcDevice;
-    size_t x = dst ? c->dstXInBytes : c->srcXInBytes;
-    *out = (ScHostCopy){base + x, c->WidthInBytes, dst};
-    return true;
-}
-
 /* Issues one op on the stream, as the work of its own stream in the order. */
 static CUresult op_issue(const ScDrvGraph *d, const ScGraphOp *o, CUstream stream)
 {
@@ -240,9 +227,7 @@ static CUresult op_issue(const ScDrvGraph *d, const ScGraphOp *o, CUstream strea
     }
     case CU_GRAPH_NODE_TYPE_MEMCPY:
         r = d->memcpy3d(&o->u.copy, stream);
-        n += copy_range(&o->u.copy, false, &ranges[n]);
-        n += copy_range(&o->u.copy, true, &ranges[n]);
-        sc_streams_copy(r, stream, ranges, n);
+        sc_streams_copy(r, stream, ranges, sc_hostrt_memcpy3d_ranges(&o->u.copy, ranges));
         return r;
     case CU_GRAPH_NODE_TYPE_MEMSET: {
         const CUDA_MEMSET_NODE_PARAMS *s = &o->u.set;
@@ -250,8 +235,7 @@ static CUresult op_issue(const ScDrvGraph *d, const ScGraphOp *o, CUstream strea
             : s->elementSize == 2 ? d->memset16(s->dst, s->pitch, (unsigned short)s->value, s->width, s->height,
                                                 stream)
                                   : d->memset32(s->dst, s->pitch, s->value, s->width, s->height, stream);
-        if (s->height <= 1)
-            ranges[n++] = (ScHostCopy){s->dst, s->width * s->elementSize, true};
+        ranges[n++] = (ScHostCopy){s->dst, s->width * s->elementSize, true, s->height > 1 ? s->pitch : 0, s->height};
         sc_streams_copy(r, stream, ranges, n);
         return r;
     }

@@ -533,21 +533,15 @@ static bool own_read(const ScDrvRt *d, ScRuntime *rt, void *dst, CUdeviceptr src
     return cu_ok(d->dtoh_async(dst, src, bytes, rt->own_stream)) && cu_ok(d->stream_sync(rt->own_stream));
 }
 
-/* The races of a copy range with the checked launch whose shadow lies over it (the
- * latest), read back chunk by chunk where that launch marked the chunk: the chunk
- * tables first, then the shadow words (and the byte cells of split ones) over the
- * range. False when a read fails. */
-static bool scan_copy(const ScDrvRt *d, ScRuntime *rt, const ScHostCopy *c, bool copy_later,
-                      const ScRecordLaunch *rl, ScCopyRaces *acc)
+/* The races of one row of a copy with the checked launch whose shadow lies over it
+ * (the latest), read back chunk by chunk where that launch marked the chunk (the chunk
+ * tables, read back already): the shadow words (and the byte cells of split ones) over
+ * the row. False when a read fails. */
+static bool scan_row(const ScDrvRt *d, ScRuntime *rt, const ScHostCopy *c, bool copy_later,
+                     const ScRecordLaunch *rl, ScCopyRaces *acc)
 {
     static uint64_t shadow[SC_SHADOW_CHUNK_WORDS];
     uint64_t end = c->base + c->size;
-    if (end < c->base || (end - 1) >> SC_SHADOW_DIR_SHIFT >= DIR_ENTRIES)
-        return true;
-    for (uint64_t di = c->base >> SC_SHADOW_DIR_SHIFT; di <= (end - 1) >> SC_SHADOW_DIR_SHIFT; di++)
-        if (rt->tables[di] &&
-            !own_read(d, rt, rt->tables[di], rt->table_dev[di], TABLE_ENTRIES * sizeof(uint64_t)))
-            return false;
     for (uint64_t addr = c->base & ~(uint64_t)3; addr < end;) {
         uint64_t chunk_end = (addr | (SC_SHADOW_CHUNK_BYTES - 1)) + 1, stop = end < chunk_end ? end : chunk_end;
         const uint64_t *table = rt->tables[addr >> SC_SHADOW_DIR_SHIFT];
@@ -574,6 +568,26 @@ static bool scan_copy(const ScDrvRt *d, ScRuntime *rt, const ScHostCopy *c, bool
                                         cells[2 * b + 1], true, rl);
         }
         addr = chunk_end;
+    }
+    return true;
+}
+
+/* The races of a copy with that launch: the chunk tables over the bytes it spans
+ * read back, then row by row (a 2D copy's gaps are not read). */
+static bool scan_copy(const ScDrvRt *d, ScRuntime *rt, const ScHostCopy *c, bool copy_later,
+                      const ScRecordLaunch *rl, ScCopyRaces *acc)
+{
+    uint64_t rows = c->rows > 1 ? c->rows : 1, end = c->base + (rows - 1) * c->pitch + c->size;
+    if (!c->size || end < c->base || (end - 1) >> SC_SHADOW_DIR_SHIFT >= DIR_ENTRIES)
+        return true;
+    for (uint64_t di = c->base >> SC_SHADOW_DIR_SHIFT; di <= (end - 1) >> SC_SHADOW_DIR_SHIFT; di++)
+        if (rt->tables[di] &&
+            !own_read(d, rt, rt->tables[di], rt->table_dev[di], TABLE_ENTRIES * sizeof(uint64_t)))
+            return false;
+    for (uint64_t r = 0; r < rows; r++) {
+        ScHostCopy row = sc_hostrt_copy_row(c, r);
+        if (!scan_row(d, rt, &row, copy_later, rl, acc))
+            return false;
     }
     return true;
 }

@@ -164,8 +164,7 @@ void sc_streams_forget_node(uint64_t node)
 }
 
 /* An asynchronous copy or memset: work of its stream, and accesses to the device
- * memory it reads and writes (n ranges; none for 2D and 3D copies, whose ranges are
- * not followed), compared with the kernels around it. */
+ * memory it reads and writes (n ranges), compared with the kernels around it. */
 void sc_streams_copy(CUresult r, CUstream stream, const ScHostCopy *ranges, size_t n)
 {
     ScWork w;
@@ -176,20 +175,27 @@ void sc_streams_copy(CUresult r, CUstream stream, const ScHostCopy *ranges, size
 /* A copy from src to dst, either of which may be device memory. */
 static void copy_both(CUresult r, CUstream stream, CUdeviceptr dst, CUdeviceptr src, size_t bytes)
 {
-    ScHostCopy ranges[2] = {{src, bytes, false}, {dst, bytes, true}};
+    ScHostCopy ranges[2] = {{.base = src, .size = bytes}, {.base = dst, .size = bytes, .writes = true}};
     sc_streams_copy(r, stream, ranges, 2);
 }
 
 static void copy_reads(CUresult r, CUstream stream, CUdeviceptr src, size_t bytes)
 {
-    ScHostCopy range = {src, bytes, false};
+    ScHostCopy range = {.base = src, .size = bytes};
     sc_streams_copy(r, stream, &range, 1);
 }
 
 static void copy_writes(CUresult r, CUstream stream, CUdeviceptr dst, size_t bytes)
 {
-    ScHostCopy range = {dst, bytes, true};
+    ScHostCopy range = {.base = dst, .size = bytes, .writes = true};
     sc_streams_copy(r, stream, &range, 1);
+}
+
+/* A 2D memset: `height` rows of `bytes` bytes, `pitch` apart. */
+static void memset_2d(CUresult r, CUstream stream, CUdeviceptr dst, size_t pitch, size_t bytes, size_t height)
+{
+    ScHostCopy range = {.base = dst, .size = bytes, .writes = true, .pitch = height > 1 ? pitch : 0, .rows = height};
+    sc_streams_copy(r, stream, &range, height ? 1 : 0);
 }
 
 static void record(CUresult r, CUevent event, CUstream stream)
@@ -458,14 +464,64 @@ CUresult on_cuMemcpyDtoDAsync(ScReal_cuMemcpyDtoDAsync real, CUdeviceptr dst, CU
 CUresult on_cuMemcpy2DAsync(ScReal_cuMemcpy2DAsync real, const CUDA_MEMCPY2D *copy, CUstream stream)
 {
     CUresult r = real(copy, stream);
-    sc_streams_copy(r, stream, NULL, 0);
+    ScHostCopy ranges[2];
+    sc_streams_copy(r, stream, ranges, copy ? sc_hostrt_memcpy2d_ranges(copy, ranges) : 0);
     return r;
 }
 
 CUresult on_cuMemcpy3DAsync(ScReal_cuMemcpy3DAsync real, const CUDA_MEMCPY3D *copy, CUstream stream)
 {
     CUresult r = real(copy, stream);
-    sc_streams_copy(r, stream, NULL, 0);
+    ScHostCopy ranges[2];
+    sc_streams_copy(r, stream, ranges, copy ? sc_hostrt_memcpy3d_ranges(copy, ranges) : 0);
+    return r;
+}
+
+CUresult on_cuMemsetD2D8(ScReal_cuMemsetD2D8 real, CUdeviceptr dst, size_t pitch, unsigned char value, size_t width,
+                        size_t height)
+{
+    CUresult r = real(dst, pitch, value, width, height);
+    sc_streams_host_waits_all(r);
+    return r;
+}
+
+CUresult on_cuMemsetD2D16(ScReal_cuMemsetD2D16 real, CUdeviceptr dst, size_t pitch, unsigned short value, size_t width,
+                        size_t height)
+{
+    CUresult r = real(dst, pitch, value, width, height);
+    sc_streams_host_waits_all(r);
+    return r;
+}
+
+CUresult on_cuMemsetD2D32(ScReal_cuMemsetD2D32 real, CUdeviceptr dst, size_t pitch, unsigned int value, size_t width,
+                        size_t height)
+{
+    CUresult r = real(dst, pitch, value, width, height);
+    sc_streams_host_waits_all(r);
+    return r;
+}
+
+CUresult on_cuMemsetD2D8Async(ScReal_cuMemsetD2D8Async real, CUdeviceptr dst, size_t pitch, unsigned char value,
+                             size_t width, size_t height, CUstream stream)
+{
+    CUresult r = real(dst, pitch, value, width, height, stream);
+    memset_2d(r, stream, dst, pitch, width * 1, height);
+    return r;
+}
+
+CUresult on_cuMemsetD2D16Async(ScReal_cuMemsetD2D16Async real, CUdeviceptr dst, size_t pitch, unsigned short value,
+                             size_t width, size_t height, CUstream stream)
+{
+    CUresult r = real(dst, pitch, value, width, height, stream);
+    memset_2d(r, stream, dst, pitch, width * 2, height);
+    return r;
+}
+
+CUresult on_cuMemsetD2D32Async(ScReal_cuMemsetD2D32Async real, CUdeviceptr dst, size_t pitch, unsigned int value,
+                             size_t width, size_t height, CUstream stream)
+{
+    CUresult r = real(dst, pitch, value, width, height, stream);
+    memset_2d(r, stream, dst, pitch, width * 4, height);
     return r;
 }
 

@@ -263,7 +263,7 @@ TEST(copy_words)
     one_access(5, 70, SC_RULES_CLS_WRITE, SC_SCOPE_NONE, 1, &written, &written_site);
     one_access(2, 3, SC_RULES_CLS_READ, SC_SCOPE_NONE, 2, &read, &read_site);
     one_access(1, 9, SC_RULES_CLS_ATOMIC, SC_SCOPE_GPU, 4, &atomic, &atomic_site);
-    ScHostCopy out = {0x1002, 4096, false}, in = {0x1000, 8, true};
+    ScHostCopy out = {.base = 0x1002, .size = 4096}, in = {.base = 0x1000, .size = 8, .writes = true};
     CHECK_INT(0x0c, sc_hostrt_copy_mask(&out, 0x1000));
     CHECK_INT(0x0f, sc_hostrt_copy_mask(&out, 0x1004));
     CHECK_INT(0, sc_hostrt_copy_mask(&out, 0x2004));
@@ -319,9 +319,62 @@ TEST(copy_words)
     sc_report_free(report);
 }
 
+/* 2D and 3D copies by their rows: each side in device or unified memory, from its
+ * first byte; a 3D side whose slices are not evenly spaced, and host or array sides,
+ * are not followed. */
+TEST(copy_ranges_of_2d_and_3d_copies)
+{
+    CUDA_MEMCPY2D c2 = {
+        .srcXInBytes = 8, .srcY = 2, .srcMemoryType = CU_MEMORYTYPE_DEVICE, .srcDevice = 0x10000, .srcPitch = 512,
+        .dstMemoryType = CU_MEMORYTYPE_HOST, .WidthInBytes = 100, .Height = 4,
+    };
+    ScHostCopy r[2];
+    CHECK_INT(1, sc_hostrt_memcpy2d_ranges(&c2, r));
+    CHECK_INT(0x10000 + 2 * 512 + 8, r[0].base);
+    CHECK_INT(100, r[0].size);
+    CHECK_INT(512, r[0].pitch);
+    CHECK_INT(4, r[0].rows);
+    CHECK(!r[0].writes);
+    ScHostCopy row = sc_hostrt_copy_row(&r[0], 3);
+    CHECK_INT(0x10000 + 5 * 512 + 8, row.base);
+    CHECK_INT(100, row.size);
+    CHECK_INT(1, row.rows);
+    c2.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+    c2.dstDevice = 0x40000;
+    c2.dstPitch = 128;
+    c2.Height = 1;
+    CHECK_INT(2, sc_hostrt_memcpy2d_ranges(&c2, r));
+    CHECK_INT(0, r[0].pitch); /* one row: a 1D range */
+    CHECK_INT(0x40000, r[1].base);
+    CHECK(r[1].writes);
+    c2.WidthInBytes = 0;
+    CHECK_INT(0, sc_hostrt_memcpy2d_ranges(&c2, r));
+
+    CUDA_MEMCPY3D c3 = {
+        .srcMemoryType = CU_MEMORYTYPE_DEVICE, .srcDevice = 0x100000, .srcPitch = 256, .srcHeight = 8,
+        .srcY = 1, .srcZ = 2,
+        .dstMemoryType = CU_MEMORYTYPE_DEVICE, .dstDevice = 0x200000, .dstPitch = 64, .dstHeight = 3,
+        .WidthInBytes = 64, .Height = 8, .Depth = 3,
+    };
+    /* The source's slices are 8 rows apart, as many as the copy has: 24 rows evenly;
+     * the destination's are 3 rows apart for 8 rows each: not followed. */
+    CHECK_INT(1, sc_hostrt_memcpy3d_ranges(&c3, r));
+    CHECK_INT(0x100000 + (2 * 8 + 1) * 256, r[0].base);
+    CHECK_INT(24, r[0].rows);
+    CHECK_INT(256, r[0].pitch);
+    c3.Depth = 1;
+    CHECK_INT(2, sc_hostrt_memcpy3d_ranges(&c3, r));
+    CHECK_INT(8, r[1].rows);
+    CHECK_INT(64, r[1].pitch);
+    c3.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    CHECK_INT(1, sc_hostrt_memcpy3d_ranges(&c3, r));
+    CHECK(r[0].writes);
+}
+
 int main(void)
 {
     RUN(decode_golden);
     RUN(copy_words);
+    RUN(copy_ranges_of_2d_and_3d_copies);
     return TEST_REPORT();
 }
