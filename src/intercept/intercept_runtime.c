@@ -56,8 +56,8 @@ static bool rt_driver(ScDrvRt *d)
     *(void **)&d->stream_create = sc_driver_sym("cuStreamCreate");
     *(void **)&d->dtoh_async = sc_driver_sym("cuMemcpyDtoHAsync_v2");
     *(void **)&d->stream_sync = sc_driver_sym("cuStreamSynchronize");
-    return d->mem_alloc && d->mem_free && d->mem_get_info && d->memset_d8 && d->htod &&
-           d->dtoh && d->dtod && d->ctx_get_current && d->ctx_get_id && d->pointer_attr && d->mem_range && d->stream_create &&
+    return d->mem_alloc && d->mem_free && d->mem_get_info && d->memset_d8 && d->htod && d->dtoh && d->dtod &&
+           d->ctx_get_current && d->ctx_get_id && d->pointer_attr && d->mem_range && d->stream_create &&
            d->dtoh_async && d->stream_sync;
 }
 
