@@ -102,6 +102,25 @@ TEST(a_reused_handle_is_a_new_stream)
     sc_order_free(o);
 }
 
+/* A synchronous copy, as the interposer enters it: legacy-stream work, then the host
+ * waits for the legacy stream. Blocking streams' earlier work is ordered before it and
+ * before all the host issues after it; a non-blocking stream's is not. */
+TEST(a_synchronous_copy_waits_for_blocking_streams_only)
+{
+    ScOrder *o = sc_order_new();
+    ScWork a = work(o, S1, SC_STREAM_BLOCKING), n = work(o, NB, SC_STREAM_NONBLOCKING);
+    ScWork copy = work(o, LEGACY, SC_STREAM_LEGACY);
+    CHECK(sc_order_host_waits_stream(o, LEGACY, SC_STREAM_LEGACY));
+    CHECK(sc_order_before(o, a, copy));
+    CHECK(!sc_order_before(o, n, copy)); /* the copy races the non-blocking kernel */
+    ScWork later = work(o, NB, SC_STREAM_NONBLOCKING), other = work(o, S2, SC_STREAM_BLOCKING);
+    CHECK(sc_order_before(o, copy, later)); /* the host saw the copy end */
+    CHECK(sc_order_before(o, a, other));
+    CHECK(!sc_order_before(o, n, other));
+    CHECK(sc_order_before(o, n, later)); /* one stream */
+    sc_order_free(o);
+}
+
 /* The grid a programmatic launch may overlap: the work just before it on its stream,
  * whatever ran on other streams in between; not when other work came between them on
  * the stream, nor on another stream, nor for work the model could not place. */
@@ -294,6 +313,7 @@ int main(void)
     RUN(host_synchronization_orders_later_work);
     RUN(legacy_stream_barrier);
     RUN(a_reused_handle_is_a_new_stream);
+    RUN(a_synchronous_copy_waits_for_blocking_streams_only);
     RUN(next_is_the_work_just_before_on_the_stream);
     RUN(random_programs_match_the_reference);
     return TEST_REPORT();
