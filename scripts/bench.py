@@ -713,13 +713,13 @@ scan: ok (16777216 elements, total 125829120)
 
 CANNED_SCORD_LOG = """\
 scord: 1 module: 1 loaded from scord's PTX (1 instrumented), 0 unchecked (no PTX), 0 fell back \
-to the original code; 33 kernel launches (33 checked), 0 graph launches (not checked)
+to the original code; 33 kernel launches (33 checked), 0 graph launches (0 issued node by node, their kernels counted above)
 scord: reported 0 races (0 hazards) in 0 of 33 kernel launches; 0 suppressed
 """
 
 CANNED_SCORD_LOG_BAD = """\
 scord: 2 modules: 1 loaded from scord's PTX (0 instrumented), 1 unchecked (no PTX), 0 fell back \
-to the original code; 1 kernel launch (0 checked), 0 graph launches (not checked)
+to the original code; 1 kernel launch (0 checked), 0 graph launches (0 issued node by node, their kernels counted above)
 scord:   module 1 (cudart, fatbin) loaded uninstrumented: no room for the runtime
 scord:   module 2 (cudart, fatbin) unchecked: no PTX; rebuild with -gencode
 scord: 12 accesses outside tracked memory and 3 blocks without device-runtime state were not checked
@@ -778,7 +778,7 @@ if report:
                                "unchecked_kernels": []}}, f)
 sys.stderr.write(f"scord: 1 module: 1 loaded from scord's PTX (1 instrumented), 0 unchecked "
                  f"(no PTX), 0 fell back to the original code; {spec['launches']} kernel launches "
-                 f"({checked} checked), 0 graph launches (not checked)\\n"
+                 f"({checked} checked), 0 graph launches (0 issued node by node, their kernels counted above)\\n"
                  f"scord: reported {len(races)} races (0 hazards) in 0 of {checked} kernel "
                  f"launches; 0 suppressed\\n")
 sys.exit(p.returncode)

@@ -1455,7 +1455,7 @@ def self_test():
 
     summary = ("scord: 2 modules: 1 loaded from scord's PTX (0 instrumented), 1 unchecked (no PTX), "
                "0 fell back to the original code; 9 kernel launches (0 checked), 0 graph launches "
-               "(not checked)\n"
+               "(0 issued node by node, their kernels counted above)\n"
                "scord:   module 1 (cuLibraryLoadData) loaded uninstrumented: the driver rejected the "
                "instrumented PTX (CUDA_ERROR_INVALID_PTX)\n"
                "scord:   module 2 (cuModuleLoadData, cubin) unchecked: no PTX\n"
