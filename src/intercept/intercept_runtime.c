@@ -193,11 +193,9 @@ static ScRuntime *rt_current(const ScDrvRt *d, bool make)
 uint32_t sc_rt_split_cap(void)
 {
     uint32_t cap = 0;
-    pthread_mutex_lock(&sc_ctx.lock);
     for (size_t i = 0; i < SC_RT_CONTEXTS; i++)
         if (runtimes[i] && runtimes[i]->split_cap > cap)
             cap = runtimes[i]->split_cap;
-    pthread_mutex_unlock(&sc_ctx.lock);
     return cap;
 }
 

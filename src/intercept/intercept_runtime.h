@@ -160,7 +160,8 @@ void sc_rt_configure(const ScOptions *o);
  * had: that memory is then unchecked. */
 bool sc_rt_track_alloc(uint64_t base, uint64_t size);
 
-/* The largest split pool of any context (groups), for the exit summary. */
+/* The largest split pool of any context (groups), for the exit summary. The caller
+ * holds the context lock. */
 uint32_t sc_rt_split_cap(void);
 
 #endif
