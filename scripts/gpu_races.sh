@@ -5,7 +5,8 @@
 # races tagged in examples/racy_histogram.cu.
 #
 # Usage: scripts/gpu_races.sh OUTDIR
-# Writes OUTDIR/races.tsv (one row per race-suite program, then the row `example`),
+# Writes OUTDIR/races.tsv (one row per race-suite program, then the rows `example` and
+# `processes`: one process per GPU, see processes_row),
 # OUTDIR/races.log (build narrative, every program's status, the misses and false
 # alarms, the example's report) and OUTDIR/races-runs.tar.gz (race_suite.json,
 # race_suite.md, every run's stdout, stderr, scord JSON and racecheck log, the
@@ -97,6 +98,49 @@ example_row() {
 }
 example_row
 
+# ---- One process per GPU (issue 23): two race programs started by a shell under one
+# scord run, each with a GPU of its own (the machine's first and last; one GPU serves
+# both), each writing its JSON file (%p): both must be checked, with their own races.
+processes_row() {
+    local verdict=- why='' base=$RUNS/processes
+    local one=$BUILD/races/global_lost_update_race two=$BUILD/races/global_devices_threads_race
+    local gpus
+    gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+    [ "$gpus" -ge 1 ] 2>/dev/null || gpus=1
+    log ""
+    log "== processes: $one on GPU 0 and $two on GPU $((gpus - 1)), under one scord run"
+    if [ "$SECONDS" -ge "$RACES_BUDGET" ]; then
+        why='time-budget'
+    elif [ ! -x "$one" ] || [ ! -x "$two" ]; then
+        why='not-built'
+    elif [ ! -x "$SCORD" ]; then
+        why='no-scord'
+    else
+        rm -f "$base".*.json
+        timeout -k 10 "$RACE_TIMEOUT" "$SCORD" --json-file "$base.%p.json" -- bash -c \
+            'CUDA_VISIBLE_DEVICES=0 "$1" & CUDA_VISIBLE_DEVICES="$3" "$2"; wait' \
+            sh "$one" "$two" "$((gpus - 1))" >"$base.stdout" 2>"$base.stderr"
+        local rc=$?
+        grep -E '^(SUMMARY|scord:)' "$base.stderr" >>"$LOG"
+        [ "$rc" -eq 0 ] || why="scord rc $rc; "
+        # Each program's process wrote a file of its own with its races: 2 and 4.
+        verdict=$(python3 - "$base" <<'PY'
+import glob, json, sys
+counts = sorted(len(json.load(open(f)).get("races", [])) for f in glob.glob(sys.argv[1] + ".*.json"))
+print("+".join(str(c) for c in counts if c) or "none")
+PY
+)
+        log "races per process file: $verdict"
+        [ "$verdict" = "2+4" ] || why+="races per process $verdict, not 2+4"
+        why=${why%; }
+    fi
+    local result=${why:-pass}
+    [ "$result" = pass ] || failed=1
+    log "result: $result"
+    PROCESSES_LINE=$(printf 'processes\t-\t2+4\t%s\t-\t-\t%s' "$verdict" "$result")
+}
+processes_row
+
 # ---- The race suite. race_suite.py writes the TSV; it exits 1 when a program fails,
 # and only a missing TSV means it wrote no results at all.
 left=$((RACES_BUDGET - SECONDS))
@@ -118,7 +162,7 @@ if [ -s "$RUNS/suite/race_suite.md" ]; then
     log ""
     sed -n '/^## Misses and false alarms/,$p' "$RUNS/suite/race_suite.md" >>"$LOG"
 fi
-printf '%s\n' "$EXAMPLE_LINE" >>"$TSV"
+printf '%s\n' "$EXAMPLE_LINE" "$PROCESSES_LINE" >>"$TSV"
 
 tar -czf "$OUTDIR/races-runs.tar.gz" -C "$(dirname "$RUNS")" "$(basename "$RUNS")" ||
     { say "gpu_races: could not write the runs archive"; failed=1; }
@@ -127,6 +171,7 @@ rows=$(($(wc -l <"$TSV") - 1))
 passed=$(awk -F'\t' 'NR > 1 && $NF == "pass"' "$TSV" | wc -l)
 [ "$passed" -eq "$rows" ] || failed=1
 say ""
-say "example: $(tail -n 1 "$TSV" | cut -f 4,7)"
+say "example: $(tail -n 2 "$TSV" | head -n 1 | cut -f 4,7)"
+say "processes: $(tail -n 1 "$TSV" | cut -f 4,7)"
 say "gpu_races: $passed of $rows rows passed after ${SECONDS}s"
 exit "$failed"
