@@ -523,9 +523,9 @@ static int finish(const Launch *l, pid_t pid, int wstatus, const ScBuf *status)
 {
     const ScOptions *o = &l->opts;
     unsigned long races = 0;
-    size_t reports = 0;
+    size_t reports = 0, idle = 0;
     ScErr err = {0};
-    if (!sc_status_parse(status->data, status->len, &races, &reports, &err))
+    if (!sc_status_parse(status->data, status->len, &races, &reports, &idle, &err))
         note(o, pid, "ignoring a malformed status line from the program (%s)", err.msg);
     if (WIFSIGNALED(wstatus)) {
         int sig = WTERMSIG(wstatus);
@@ -535,13 +535,16 @@ static int finish(const Launch *l, pid_t pid, int wstatus, const ScBuf *status)
     }
     int code = WEXITSTATUS(wstatus);
     /* Each process prints its own summary; the total of the races of several is printed
-     * once, here (processes that found none, a shell or a compiler among them, add no
-     * line unasked). */
+     * once, here (processes that found none add no line unasked). Processes that never
+     * used CUDA (a shell, a compiler) are not among those counted. */
     if (o->verbose || (reports > 1 && races > 0)) {
         if (reports)
             note(o, pid, "%s exited with code %d; %zu process%s reported %lu race%s at --error-level %s",
                  l->argv[0], code, reports, reports == 1 ? "" : "es", races,
                  races == 1 ? "" : "s", o->error_level);
+        else if (idle)
+            note(o, pid, "%s exited with code %d; none of its %zu process%s used CUDA", l->argv[0], code, idle,
+                 idle == 1 ? "" : "es");
         else
             note(o, pid,
                  "%s exited with code %d and reported no race count: libscord.so was not "

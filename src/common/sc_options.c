@@ -315,13 +315,13 @@ int sc_options_status_fd(void)
     return fcntl(fd, F_GETFD) == -1 ? -1 : fd;
 }
 
-void sc_status_write(int fd, unsigned long races)
+void sc_status_write(int fd, bool used_cuda, unsigned long races)
 {
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))
         return;
     char line[40];
-    int len = snprintf(line, sizeof line, "races=%lu\n", races);
+    int len = used_cuda ? snprintf(line, sizeof line, "races=%lu\n", races) : snprintf(line, sizeof line, "idle\n");
 
     /* A write to a pipe whose reader is gone raises SIGPIPE, which would kill the
      * program at exit: block it for this thread and swallow one we caused. */
@@ -343,15 +343,21 @@ void sc_status_write(int fd, unsigned long races)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-bool sc_status_parse(const char *text, size_t len, unsigned long *races, size_t *reports,
+bool sc_status_parse(const char *text, size_t len, unsigned long *races, size_t *reports, size_t *idle,
                      ScErr *err)
 {
-    static const char key[] = "races=";
+    static const char key[] = "races=", idle_line[] = "idle\n";
     size_t i = 0, line = 1;
     while (i < len) {
         size_t at = i;
+        if (len - i >= sizeof idle_line - 1 && memcmp(text + i, idle_line, sizeof idle_line - 1) == 0) {
+            i += sizeof idle_line - 1;
+            (*idle)++;
+            line++;
+            continue;
+        }
         if (len - i < sizeof key - 1 || memcmp(text + i, key, sizeof key - 1) != 0)
-            return sc_err_set(err, "status line %zu: expected 'races=<N>'", line);
+            return sc_err_set(err, "status line %zu: expected 'races=<N>' or 'idle'", line);
         i += sizeof key - 1;
         unsigned long n = 0;
         size_t digits = 0;

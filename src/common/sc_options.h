@@ -81,22 +81,26 @@ bool sc_options_list_next(const char **list, char *item, size_t cap);
  * program as SCORD_STATUS_FD (inherited, non-blocking) and reads the other end.
  * Every process of the program that runs libscord.so writes exactly one line
  *     races=<N>\n
- * (N = distinct races it reported, decimal) with sc_status_write when it exits;
- * the launcher adds the lines up. A process that writes nothing (not preloaded,
- * killed, _exit) counts as no report. Child processes inherit the fd, so each
+ * (N = distinct races it reported, decimal) with sc_status_write when it exits, or,
+ * if it never used CUDA (a shell, a compiler), the line
+ *     idle\n
+ * the launcher adds the races up and counts the processes that checked. A process
+ * that writes nothing (not preloaded, killed, _exit) counts as no report. Child processes inherit the fd, so each
  * writes its own line; a line is one write() of fewer than PIPE_BUF bytes, so
  * lines from several processes never interleave. */
 
 /* The fd in SCORD_STATUS_FD, or -1 if it is unset, not a decimal fd or not open. */
 int sc_options_status_fd(void);
-/* Writes `races=<races>\n` to fd (no-op for fd < 0). Never raises SIGPIPE or
- * blocks: if the launcher is gone or the pipe is full the line is dropped, and it
- * writes only to a pipe, so a program that reused the fd number for a file of its
- * own is not written into. Safe to call from an exit handler. */
-void sc_status_write(int fd, unsigned long races);
-/* The launcher side: adds up the lines in text[0, len) into *races and counts them
- * in *reports. False (err says why) on a line that is not `races=<N>\n`. */
-bool sc_status_parse(const char *text, size_t len, unsigned long *races, size_t *reports,
+/* Writes `races=<races>\n` to fd, or `idle\n` for a process that never used CUDA
+ * (no-op for fd < 0). Never raises SIGPIPE or blocks: if the launcher is gone or the
+ * pipe is full the line is dropped, and it writes only to a pipe, so a program that
+ * reused the fd number for a file of its own is not written into. Safe to call from
+ * an exit handler. */
+void sc_status_write(int fd, bool used_cuda, unsigned long races);
+/* The launcher side: adds up the races of the lines in text[0, len) into *races,
+ * counts the `races=` lines in *reports and the `idle` lines in *idle. False (err says
+ * why) on a line that is neither `races=<N>\n` nor `idle\n`. */
+bool sc_status_parse(const char *text, size_t len, unsigned long *races, size_t *reports, size_t *idle,
                      ScErr *err);
 
 #endif

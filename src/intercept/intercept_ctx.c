@@ -400,7 +400,7 @@ static void finish(bool stopped)
         sc_buf_free(&out);
     }
     pthread_mutex_unlock(&sc_ctx.lock);
-    sc_status_write(sc_ctx.status_fd, races);
+    sc_status_write(sc_ctx.status_fd, used_cuda(), races);
     if (sc_ctx.log && sc_ctx.log != stderr)
         fflush(sc_ctx.log);
 }

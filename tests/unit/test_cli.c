@@ -579,7 +579,15 @@ TEST(verbose_status_notes)
         {ARGS("sh", "-c", "exit 0"), ""},
         {ARGS("--verbose", "sh", "-c", "exit 0"), "scord: sh exited with code 0 and reported no race count"},
         {ARGS("--error-exitcode=4", "bash", "-c", "echo junk >&$SCORD_STATUS_FD"),
-         "scord: ignoring a malformed status line from the program (status line 1: expected 'races=<N>')\n"},
+         "scord: ignoring a malformed status line from the program (status line 1: expected 'races=<N>' or "
+         "'idle')\n"},
+        /* A shell that never used CUDA is no process that reported. */
+        {ARGS("bash", "-c", "echo idle >&$SCORD_STATUS_FD; echo races=2 >&$SCORD_STATUS_FD; echo races=3 "
+                            ">&$SCORD_STATUS_FD"),
+         five},
+        {ARGS("bash", "-c", "echo idle >&$SCORD_STATUS_FD; echo races=2 >&$SCORD_STATUS_FD"), ""},
+        {ARGS("--verbose", "bash", "-c", "echo idle >&$SCORD_STATUS_FD; echo idle >&$SCORD_STATUS_FD"),
+         "scord: bash exited with code 0; none of its 2 processes used CUDA\n"},
     };
     for (size_t i = 0; i < SC_ARRAY_LEN(cases); i++) {
         Result r = run(cases[i].args);

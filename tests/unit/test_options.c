@@ -399,41 +399,47 @@ TEST(status_write_and_parse)
 {
     int p[2];
     CHECK(pipe(p) == 0);
-    sc_status_write(p[1], 3);
-    sc_status_write(p[1], 0);
-    sc_status_write(p[1], 18446744073709551615ul);
-    sc_status_write(-1, 5);
+    sc_status_write(p[1], true, 3);
+    sc_status_write(p[1], true, 0);
+    sc_status_write(p[1], false, 7); /* never used CUDA: its count is none */
+    sc_status_write(p[1], true, 18446744073709551615ul);
+    sc_status_write(-1, true, 5);
     close(p[1]);
     char buf[256];
     size_t len = read_all(p[0], buf, sizeof buf);
     close(p[0]);
-    CHECK_INT(strlen("races=3\nraces=0\nraces=18446744073709551615\n"), len);
-    CHECK(memcmp(buf, "races=3\nraces=0\nraces=18446744073709551615\n", len) == 0);
+    static const char want[] = "races=3\nraces=0\nidle\nraces=18446744073709551615\n";
+    CHECK_INT(strlen(want), len);
+    CHECK(memcmp(buf, want, len) == 0);
 
     unsigned long races = 0;
-    size_t reports = 0;
+    size_t reports = 0, idle = 0;
     ScErr err = {0};
-    CHECK(sc_status_parse(buf, 16, &races, &reports, &err));
+    CHECK(sc_status_parse(buf, 16, &races, &reports, &idle, &err));
     CHECK_INT(3, races);
     CHECK_INT(2, reports);
-    CHECK(sc_status_parse(buf, len, &races, &reports, &err));
+    CHECK(sc_status_parse(buf, len, &races, &reports, &idle, &err));
     CHECK(races == 18446744073709551615ul); /* saturates */
     CHECK_INT(5, reports);
+    CHECK_INT(1, idle);
     races = 0;
-    reports = 0;
-    CHECK(sc_status_parse("", 0, &races, &reports, &err));
+    reports = idle = 0;
+    CHECK(sc_status_parse("", 0, &races, &reports, &idle, &err));
     CHECK_INT(0, reports);
+    CHECK(sc_status_parse("idle\nidle\n", 10, &races, &reports, &idle, &err));
+    CHECK_INT(0, reports);
+    CHECK_INT(2, idle);
 
     static const char *const bad[] = {"races=3", "races=\n", "race=1\n", "races=1x\n",
-                                      "races=1\nbogus\n", "races=-1\n"};
+                                      "races=1\nbogus\n", "races=-1\n", "idle", "idle=1\n"};
     for (size_t i = 0; i < SC_ARRAY_LEN(bad); i++) {
         err = (ScErr){0};
-        CHECK(!sc_status_parse(bad[i], strlen(bad[i]), &races, &reports, &err));
+        CHECK(!sc_status_parse(bad[i], strlen(bad[i]), &races, &reports, &idle, &err));
         CHECK_CONTAINS(err.msg, "status line ");
     }
     err = (ScErr){0};
-    sc_status_parse("races=1\nbogus\n", 14, &races, &reports, &err);
-    CHECK_STR("status line 2: expected 'races=<N>'", err.msg);
+    sc_status_parse("races=1\nbogus\n", 14, &races, &reports, &idle, &err);
+    CHECK_STR("status line 2: expected 'races=<N>' or 'idle'", err.msg);
 }
 
 /* Writing after the launcher is gone neither kills the program with SIGPIPE nor
@@ -443,7 +449,7 @@ TEST(status_write_is_harmless)
     int p[2];
     CHECK(pipe(p) == 0);
     close(p[0]);
-    sc_status_write(p[1], 9); /* the test would die here without the guard */
+    sc_status_write(p[1], true, 9); /* the test would die here without the guard */
     sigset_t pending;
     sigpending(&pending);
     CHECK(!sigismember(&pending, SIGPIPE));
@@ -452,7 +458,7 @@ TEST(status_write_is_harmless)
     char path[] = "/tmp/test_options_statusXXXXXX";
     int fd = mkstemp(path);
     CHECK(fd >= 0);
-    sc_status_write(fd, 9);
+    sc_status_write(fd, true, 9);
     CHECK_INT(0, lseek(fd, 0, SEEK_END));
     close(fd);
     unlink(path);
@@ -464,7 +470,7 @@ TEST(status_write_is_harmless)
     while (write(p[1], junk, sizeof junk) > 0)
         ;
     CHECK_INT(EAGAIN, errno);
-    sc_status_write(p[1], 1);
+    sc_status_write(p[1], true, 1);
     close(p[0]);
     close(p[1]);
 }
