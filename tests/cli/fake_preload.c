@@ -24,5 +24,5 @@ __attribute__((destructor)) static void fake_unloaded(void)
 {
     const char *races = getenv("SCORD_FAKE_RACES");
     if (races)
-        sc_status_write(sc_options_status_fd(), strtoul(races, NULL, 10));
+        sc_status_write(sc_options_status_fd(), true, strtoul(races, NULL, 10));
 }
