@@ -14,6 +14,10 @@
 #include "intercept/intercept_plan.h"
 #include "intercept/intercept_runtime.h"
 
+/* A parenthesized parameter or argument list of intercept_hooks.def, without its
+ * parentheses. */
+#define SC_UNPAREN(...) __VA_ARGS__
+
 /* Typed pointers to the real entry points, one per handler. */
 #define SC_HOOK(symbol, base, handler, params, args) typedef CUresult(*ScReal_##handler) params;
 #define SC_HOOK_VOID(symbol, base, handler) typedef CUresult (*ScReal_##handler)(void);

@@ -52,7 +52,6 @@ typedef struct ScHook {
 #define SC_HOOK(symbol, base, handler, params, args)                                          \
     CUresult on_##handler(ScReal_##handler real, SC_UNPAREN params);
 #define SC_HOOK_VOID(symbol, base, handler) CUresult on_##handler(ScReal_##handler real);
-#define SC_UNPAREN(...) __VA_ARGS__
 #include "intercept/intercept_hooks.def"
 #undef SC_HOOK
 #undef SC_HOOK_VOID

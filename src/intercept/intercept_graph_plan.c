@@ -5,10 +5,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What a node of a type scord does not issue is called in a diagnostic. */
-static const char *node_type_name(CUgraphNodeType type)
+/* NULL when scord can issue the node: a kernel the device cannot update, a copy, a
+ * memset, a host function, an event record or wait, an empty node (a child graph's
+ * nodes are asked one by one); else what it is, for the diagnostic. */
+static const char *node_refused(const ScGraphQueries *q, CUgraphNode node, CUgraphNodeType type)
 {
+    CUkernelNodeAttrValue v;
     switch (type) {
+    case CU_GRAPH_NODE_TYPE_KERNEL:
+        memset(&v, 0, sizeof v);
+        return q->kernel_attr(node, CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE, &v) == CUDA_SUCCESS &&
+                       v.deviceUpdatableKernelNode.deviceUpdatable
+                   ? "a kernel node the device may update"
+                   : NULL;
+    case CU_GRAPH_NODE_TYPE_GRAPH:
+    case CU_GRAPH_NODE_TYPE_MEMCPY:
+    case CU_GRAPH_NODE_TYPE_MEMSET:
+    case CU_GRAPH_NODE_TYPE_HOST:
+    case CU_GRAPH_NODE_TYPE_EMPTY:
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+        return NULL;
     case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
         return "an external semaphore signal node";
     case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
@@ -39,33 +56,14 @@ static const char *unsupported(const ScGraphQueries *q, CUgraph graph, int depth
                                                                              : NULL;
     for (size_t i = 0; !why && i < n; i++) {
         CUgraphNodeType type;
-        CUkernelNodeAttrValue v;
         CUgraph child;
-        if (q->node_type(nodes[i], &type) != CUDA_SUCCESS) {
+        if (q->node_type(nodes[i], &type) != CUDA_SUCCESS)
             why = "the driver did not tell a node's type";
-            break;
-        }
-        switch (type) {
-        case CU_GRAPH_NODE_TYPE_KERNEL:
-            memset(&v, 0, sizeof v);
-            if (q->kernel_attr(nodes[i], CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE, &v) == CUDA_SUCCESS &&
-                v.deviceUpdatableKernelNode.deviceUpdatable)
-                why = "a kernel node the device may update";
-            break;
-        case CU_GRAPH_NODE_TYPE_GRAPH:
+        else if (type != CU_GRAPH_NODE_TYPE_GRAPH)
+            why = node_refused(q, nodes[i], type);
+        else
             why = q->child_graph(nodes[i], &child) != CUDA_SUCCESS ? "the driver did not give a child graph"
                                                                    : unsupported(q, child, depth + 1);
-            break;
-        case CU_GRAPH_NODE_TYPE_MEMCPY:
-        case CU_GRAPH_NODE_TYPE_MEMSET:
-        case CU_GRAPH_NODE_TYPE_HOST:
-        case CU_GRAPH_NODE_TYPE_EMPTY:
-        case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
-        case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
-            break;
-        default:
-            why = node_type_name(type);
-        }
     }
     free(nodes);
     return why;
@@ -203,6 +201,9 @@ static bool plan_node(const ScGraphQueries *q, ScGraphPlan *plan, CUgraphNode no
                asked(err, "cuGraphChildGraphNodeGetGraph", q->child_graph(node, &child)) &&
                plan_graph(q, plan, child, entry, last, depth + 1, err);
     }
+    const char *refused = node_refused(q, node, type);
+    if (refused)
+        return failed(err, refused, CUDA_SUCCESS);
     size_t i = plan_add(plan, type);
     if (i == SIZE_MAX)
         return failed(err, "out of memory", CUDA_SUCCESS);
@@ -242,10 +243,8 @@ static bool plan_node(const ScGraphQueries *q, ScGraphPlan *plan, CUgraphNode no
         return asked(err, "cuGraphEventRecordNodeGetEvent", q->record_event(node, &o->u.event));
     case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
         return asked(err, "cuGraphEventWaitNodeGetEvent", q->wait_event(node, &o->u.event));
-    case CU_GRAPH_NODE_TYPE_EMPTY:
+    default: /* an empty node: node_refused let no other type through */
         return true;
-    default:
-        return failed(err, node_type_name(type), CUDA_SUCCESS);
     }
 }
 

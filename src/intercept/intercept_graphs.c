@@ -340,124 +340,18 @@ CUresult on_cuGraphExecDestroy(ScReal_cuGraphExecDestroy real, CUgraphExec exec)
     return r;
 }
 
-CUresult on_cuGraphExecUpdate_v2(ScReal_cuGraphExecUpdate_v2 real, CUgraphExec exec, CUgraph graph,
-                                 CUgraphExecUpdateResultInfo *info)
-{
-    CUresult r = real(exec, graph, info);
-    graph_changed(r, exec);
-    return r;
-}
-
-CUresult on_cuGraphExecUpdate(ScReal_cuGraphExecUpdate real, CUgraphExec exec, CUgraph graph,
-                              CUgraphNode *error_node, CUgraphExecUpdateResult *result)
-{
-    CUresult r = real(exec, graph, error_node, result);
-    graph_changed(r, exec);
-    return r;
-}
-
-CUresult on_cuGraphExecKernelNodeSetParams_v2(ScReal_cuGraphExecKernelNodeSetParams_v2 real, CUgraphExec exec,
-                                              CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS *params)
-{
-    CUresult r = real(exec, node, params);
-    graph_changed(r, exec);
-    return r;
-}
-
-CUresult on_cuGraphExecKernelNodeSetParams(ScReal_cuGraphExecKernelNodeSetParams real, CUgraphExec exec,
-                                           CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS_v1 *params)
-{
-    CUresult r = real(exec, node, params);
-    graph_changed(r, exec);
-    return r;
-}
-
-CUresult on_cuGraphExecMemcpyNodeSetParams(ScReal_cuGraphExecMemcpyNodeSetParams real, CUgraphExec exec,
-                                           CUgraphNode node, const CUDA_MEMCPY3D *params, CUcontext ctx)
-{
-    CUresult r = real(exec, node, params, ctx);
-    graph_changed(r, exec);
-    return r;
-}
-
-CUresult on_cuGraphExecMemsetNodeSetParams(ScReal_cuGraphExecMemsetNodeSetParams real, CUgraphExec exec,
-                                           CUgraphNode node, const CUDA_MEMSET_NODE_PARAMS *params, CUcontext ctx)
-{
-    CUresult r = real(exec, node, params, ctx);
-    graph_changed(r, exec);
-    return r;
-}
-
-CUresult on_cuGraphExecHostNodeSetParams(ScReal_cuGraphExecHostNodeSetParams real, CUgraphExec exec,
-                                         CUgraphNode node, const CUDA_HOST_NODE_PARAMS *params)
-{
-    CUresult r = real(exec, node, params);
-    graph_changed(r, exec);
-    return r;
-}
-
-CUresult on_cuGraphExecChildGraphNodeSetParams(ScReal_cuGraphExecChildGraphNodeSetParams real, CUgraphExec exec,
-                                               CUgraphNode node, CUgraph child)
-{
-    CUresult r = real(exec, node, child);
-    graph_changed(r, exec);
-    return r;
-}
-
-CUresult on_cuGraphExecEventRecordNodeSetEvent(ScReal_cuGraphExecEventRecordNodeSetEvent real, CUgraphExec exec,
-                                               CUgraphNode node, CUevent event)
-{
-    CUresult r = real(exec, node, event);
-    graph_changed(r, exec);
-    return r;
-}
-
-CUresult on_cuGraphExecEventWaitNodeSetEvent(ScReal_cuGraphExecEventWaitNodeSetEvent real, CUgraphExec exec,
-                                             CUgraphNode node, CUevent event)
-{
-    CUresult r = real(exec, node, event);
-    graph_changed(r, exec);
-    return r;
-}
-
-CUresult on_cuGraphExecExternalSemaphoresSignalNodeSetParams(
-    ScReal_cuGraphExecExternalSemaphoresSignalNodeSetParams real, CUgraphExec exec, CUgraphNode node,
-    const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *params)
-{
-    CUresult r = real(exec, node, params);
-    graph_changed(r, exec);
-    return r;
-}
-
-CUresult on_cuGraphExecExternalSemaphoresWaitNodeSetParams(
-    ScReal_cuGraphExecExternalSemaphoresWaitNodeSetParams real, CUgraphExec exec, CUgraphNode node,
-    const CUDA_EXT_SEM_WAIT_NODE_PARAMS *params)
-{
-    CUresult r = real(exec, node, params);
-    graph_changed(r, exec);
-    return r;
-}
-
-CUresult on_cuGraphExecBatchMemOpNodeSetParams(ScReal_cuGraphExecBatchMemOpNodeSetParams real, CUgraphExec exec,
-                                               CUgraphNode node, const CUDA_BATCH_MEM_OP_NODE_PARAMS *params)
-{
-    CUresult r = real(exec, node, params);
-    graph_changed(r, exec);
-    return r;
-}
-
-CUresult on_cuGraphExecNodeSetParams(ScReal_cuGraphExecNodeSetParams real, CUgraphExec exec, CUgraphNode node,
-                                     CUgraphNodeParams *params)
-{
-    CUresult r = real(exec, node, params);
-    graph_changed(r, exec);
-    return r;
-}
-
-CUresult on_cuGraphNodeSetEnabled(ScReal_cuGraphNodeSetEnabled real, CUgraphExec exec, CUgraphNode node,
-                                  unsigned int enabled)
-{
-    CUresult r = real(exec, node, enabled);
-    graph_changed(r, exec);
-    return r;
-}
+/* The entry points that change an executable graph (SC_HOOK_GRAPH_CHANGE): the real
+ * call, then the graph runs as the driver has it. */
+#define SC_HOOK(symbol, base, handler, params, args)
+#define SC_HOOK_VOID(symbol, base, handler)
+#define SC_HOOK_GRAPH_CHANGE(symbol, base, handler, params, args)                                  \
+    CUresult on_##handler(ScReal_##handler real, SC_UNPAREN params)                                \
+    {                                                                                              \
+        CUresult r = real args;                                                                    \
+        graph_changed(r, exec);                                                                    \
+        return r;                                                                                  \
+    }
+#include "intercept/intercept_hooks.def"
+#undef SC_HOOK
+#undef SC_HOOK_VOID
+#undef SC_HOOK_GRAPH_CHANGE

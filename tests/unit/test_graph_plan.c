@@ -278,6 +278,11 @@ TEST(nodes_scord_cannot_issue_refuse_the_graph)
     reset();
     add_node(0, CU_GRAPH_NODE_TYPE_CONDITIONAL);
     CHECK_STR("a conditional node", sc_graph_unsupported(&fake, graph_of(0)));
+    /* The plan refuses it for the same reason. */
+    ScGraphPlanError err;
+    CHECK(sc_graph_plan_make(&fake, graph_of(0), &err) == NULL);
+    CHECK_STR("a conditional node", err.what);
+    CHECK_INT(CUDA_SUCCESS, err.code);
 }
 
 TEST(a_cycle_makes_no_plan)
