@@ -191,15 +191,10 @@ static void copy_writes(CUresult r, CUstream stream, CUdeviceptr dst, size_t byt
     sc_streams_copy(r, stream, &range, 1);
 }
 
-/* What a 2D memset writes: `height` rows of `bytes` bytes, `pitch` apart. */
-static ScHostCopy memset_rows(CUdeviceptr dst, size_t pitch, size_t bytes, size_t height)
-{
-    return (ScHostCopy){.base = dst, .size = bytes, .writes = true, .pitch = height > 1 ? pitch : 0, .rows = height};
-}
-
+/* A 2D memset: `height` rows of `bytes` bytes, `pitch` apart. */
 static void memset_2d(CUresult r, CUstream stream, CUdeviceptr dst, size_t pitch, size_t bytes, size_t height)
 {
-    ScHostCopy range = memset_rows(dst, pitch, bytes, height);
+    ScHostCopy range = {.base = dst, .size = bytes, .writes = true, .pitch = height > 1 ? pitch : 0, .rows = height};
     sc_streams_copy(r, stream, &range, height ? 1 : 0);
 }
 
@@ -363,47 +358,43 @@ CUresult on_cuStreamBatchMemOp(ScReal_cuStreamBatchMemOp real, CUstream stream, 
     return r;
 }
 
-/* A synchronous copy or memset: work of the legacy stream, which waits for the
- * blocking streams' earlier work but not for the non-blocking ones' (CUDA programming
- * guide, "Implicit synchronization"), its bytes compared with the kernels around it;
- * then the host waits for that stream. By the CUDA documentation ("API synchronization
- * behavior") a copy between device memories, and a memset, may return before their
- * work completes: counting them as waited for can hide a race, never make one up. */
-static void sync_copy(CUresult r, const ScHostCopy *ranges, size_t n)
-{
-    sc_streams_copy(r, NULL, ranges, n);
-    host_waits_stream(r, NULL);
-}
+/* Synchronous copies and memsets: work of the legacy stream (CUstream NULL), which
+ * waits for the blocking streams' earlier work but not for the non-blocking ones' (CUDA
+ * programming guide, "Implicit synchronization"), their bytes compared with the kernels
+ * around them as an asynchronous copy's are; then the host waits for that stream. By
+ * the CUDA documentation ("API synchronization behavior") a copy between device
+ * memories, and a memset, may return before their work completes: counting them as
+ * waited for can hide a race, never make one up. */
 
 CUresult on_cuMemcpy(ScReal_cuMemcpy real, CUdeviceptr dst, CUdeviceptr src, size_t bytes)
 {
     CUresult r = real(dst, src, bytes);
-    ScHostCopy ranges[2] = {{.base = src, .size = bytes}, {.base = dst, .size = bytes, .writes = true}};
-    sync_copy(r, ranges, 2);
+    copy_both(r, NULL, dst, src, bytes);
+    host_waits_stream(r, NULL);
     return r;
 }
 
 CUresult on_cuMemcpyHtoD(ScReal_cuMemcpyHtoD real, CUdeviceptr dst, const void *src, size_t bytes)
 {
     CUresult r = real(dst, src, bytes);
-    ScHostCopy range = {.base = dst, .size = bytes, .writes = true};
-    sync_copy(r, &range, 1);
+    copy_writes(r, NULL, dst, bytes);
+    host_waits_stream(r, NULL);
     return r;
 }
 
 CUresult on_cuMemcpyDtoH(ScReal_cuMemcpyDtoH real, void *dst, CUdeviceptr src, size_t bytes)
 {
     CUresult r = real(dst, src, bytes);
-    ScHostCopy range = {.base = src, .size = bytes};
-    sync_copy(r, &range, 1);
+    copy_reads(r, NULL, src, bytes);
+    host_waits_stream(r, NULL);
     return r;
 }
 
 CUresult on_cuMemcpyDtoD(ScReal_cuMemcpyDtoD real, CUdeviceptr dst, CUdeviceptr src, size_t bytes)
 {
     CUresult r = real(dst, src, bytes);
-    ScHostCopy ranges[2] = {{.base = src, .size = bytes}, {.base = dst, .size = bytes, .writes = true}};
-    sync_copy(r, ranges, 2);
+    copy_both(r, NULL, dst, src, bytes);
+    host_waits_stream(r, NULL);
     return r;
 }
 
@@ -411,7 +402,8 @@ CUresult on_cuMemcpy2D(ScReal_cuMemcpy2D real, const CUDA_MEMCPY2D *copy)
 {
     CUresult r = real(copy);
     ScHostCopy ranges[2];
-    sync_copy(r, ranges, copy ? sc_hostrt_memcpy2d_ranges(copy, ranges) : 0);
+    sc_streams_copy(r, NULL, ranges, copy ? sc_hostrt_memcpy2d_ranges(copy, ranges) : 0);
+    host_waits_stream(r, NULL);
     return r;
 }
 
@@ -419,7 +411,8 @@ CUresult on_cuMemcpy3D(ScReal_cuMemcpy3D real, const CUDA_MEMCPY3D *copy)
 {
     CUresult r = real(copy);
     ScHostCopy ranges[2];
-    sync_copy(r, ranges, copy ? sc_hostrt_memcpy3d_ranges(copy, ranges) : 0);
+    sc_streams_copy(r, NULL, ranges, copy ? sc_hostrt_memcpy3d_ranges(copy, ranges) : 0);
+    host_waits_stream(r, NULL);
     return r;
 }
 
@@ -434,24 +427,24 @@ CUresult on_cuMemcpyPeer(ScReal_cuMemcpyPeer real, CUdeviceptr dst, CUcontext ds
 CUresult on_cuMemsetD8(ScReal_cuMemsetD8 real, CUdeviceptr dst, unsigned char value, size_t n)
 {
     CUresult r = real(dst, value, n);
-    ScHostCopy range = {.base = dst, .size = n, .writes = true};
-    sync_copy(r, &range, 1);
+    copy_writes(r, NULL, dst, n);
+    host_waits_stream(r, NULL);
     return r;
 }
 
 CUresult on_cuMemsetD16(ScReal_cuMemsetD16 real, CUdeviceptr dst, unsigned short value, size_t n)
 {
     CUresult r = real(dst, value, n);
-    ScHostCopy range = {.base = dst, .size = 2 * n, .writes = true};
-    sync_copy(r, &range, 1);
+    copy_writes(r, NULL, dst, 2 * n);
+    host_waits_stream(r, NULL);
     return r;
 }
 
 CUresult on_cuMemsetD32(ScReal_cuMemsetD32 real, CUdeviceptr dst, unsigned int value, size_t n)
 {
     CUresult r = real(dst, value, n);
-    ScHostCopy range = {.base = dst, .size = 4 * n, .writes = true};
-    sync_copy(r, &range, 1);
+    copy_writes(r, NULL, dst, 4 * n);
+    host_waits_stream(r, NULL);
     return r;
 }
 
@@ -507,8 +500,8 @@ CUresult on_cuMemsetD2D8(ScReal_cuMemsetD2D8 real, CUdeviceptr dst, size_t pitch
                         size_t height)
 {
     CUresult r = real(dst, pitch, value, width, height);
-    ScHostCopy range = memset_rows(dst, pitch, width, height);
-    sync_copy(r, &range, height ? 1 : 0);
+    memset_2d(r, NULL, dst, pitch, width, height);
+    host_waits_stream(r, NULL);
     return r;
 }
 
@@ -516,8 +509,8 @@ CUresult on_cuMemsetD2D16(ScReal_cuMemsetD2D16 real, CUdeviceptr dst, size_t pit
                         size_t height)
 {
     CUresult r = real(dst, pitch, value, width, height);
-    ScHostCopy range = memset_rows(dst, pitch, width * 2, height);
-    sync_copy(r, &range, height ? 1 : 0);
+    memset_2d(r, NULL, dst, pitch, width * 2, height);
+    host_waits_stream(r, NULL);
     return r;
 }
 
@@ -525,8 +518,8 @@ CUresult on_cuMemsetD2D32(ScReal_cuMemsetD2D32 real, CUdeviceptr dst, size_t pit
                         size_t height)
 {
     CUresult r = real(dst, pitch, value, width, height);
-    ScHostCopy range = memset_rows(dst, pitch, width * 4, height);
-    sync_copy(r, &range, height ? 1 : 0);
+    memset_2d(r, NULL, dst, pitch, width * 4, height);
+    host_waits_stream(r, NULL);
     return r;
 }
 
