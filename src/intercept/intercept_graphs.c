@@ -43,8 +43,10 @@ typedef struct ScDrvGraph {
     ScReal_cuStreamWaitEvent stream_wait;
 } ScDrvGraph;
 
-/* NULL when every entry point was found; else the name of the one that was not. */
-static const char *graph_driver_missing(ScDrvGraph *d)
+static ScDrvGraph graph_table;
+static const char *graph_missing; /* the first entry point not found, NULL if none */
+
+static void graph_resolve(void)
 {
     static const struct {
         size_t offset;
@@ -73,13 +75,22 @@ static const char *graph_driver_missing(ScDrvGraph *d)
         {offsetof(ScDrvGraph, event_record), "cuEventRecord"},
         {offsetof(ScDrvGraph, stream_wait), "cuStreamWaitEvent"},
     };
-    for (size_t i = 0; i < SC_ARRAY_LEN(syms); i++) {
+    for (size_t i = 0; i < SC_ARRAY_LEN(syms) && !graph_missing; i++) {
         void *f = sc_driver_sym(syms[i].symbol);
         if (!f)
-            return syms[i].symbol;
-        memcpy((char *)d + syms[i].offset, &f, sizeof f);
+            graph_missing = syms[i].symbol;
+        memcpy((char *)&graph_table + syms[i].offset, &f, sizeof f);
     }
-    return NULL;
+}
+
+/* The entry points, looked up once; NULL when every one was found, else the name of
+ * the first that was not. */
+static const char *graph_driver_missing(ScDrvGraph *d)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, graph_resolve);
+    *d = graph_table;
+    return graph_missing;
 }
 
 static bool graph_driver(ScDrvGraph *d)

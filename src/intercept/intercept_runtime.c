@@ -40,8 +40,12 @@ typedef struct ScDrvRt {
     CUresult (*stream_sync)(CUstream);
 } ScDrvRt;
 
-static bool rt_driver(ScDrvRt *d)
+static ScDrvRt rt_table;
+static bool rt_found;
+
+static void rt_resolve(void)
 {
+    ScDrvRt *d = &rt_table;
     *(void **)&d->mem_alloc = sc_driver_real("cuMemAlloc_v2");
     *(void **)&d->mem_free = sc_driver_real("cuMemFree_v2");
     *(void **)&d->mem_get_info = sc_driver_sym("cuMemGetInfo_v2");
@@ -56,9 +60,19 @@ static bool rt_driver(ScDrvRt *d)
     *(void **)&d->stream_create = sc_driver_sym("cuStreamCreate");
     *(void **)&d->dtoh_async = sc_driver_sym("cuMemcpyDtoHAsync_v2");
     *(void **)&d->stream_sync = sc_driver_sym("cuStreamSynchronize");
-    return d->mem_alloc && d->mem_free && d->mem_get_info && d->memset_d8 && d->htod && d->dtoh && d->dtod &&
-           d->ctx_get_current && d->ctx_get_id && d->pointer_attr && d->mem_range && d->stream_create &&
-           d->dtoh_async && d->stream_sync;
+    rt_found = d->mem_alloc && d->mem_free && d->mem_get_info && d->memset_d8 && d->htod && d->dtoh && d->dtod &&
+               d->ctx_get_current && d->ctx_get_id && d->pointer_attr && d->mem_range && d->stream_create &&
+               d->dtoh_async && d->stream_sync;
+}
+
+/* The entry points, looked up once (a lookup per launch would cost every launch of
+ * the program, scord's or not, a few dozen dlsym calls). */
+static bool rt_driver(ScDrvRt *d)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, rt_resolve);
+    *d = rt_table;
+    return rt_found;
 }
 
 /* The first driver error since launch preparation began (sc_rt_launch_begin names it
@@ -325,8 +339,12 @@ typedef struct ScDrvLaunch {
     CUresult (*stream_is_capturing)(CUstream, CUstreamCaptureStatus *);
 } ScDrvLaunch;
 
-static bool launch_driver(ScDrvLaunch *d)
+static ScDrvLaunch launch_table;
+static bool launch_found;
+
+static void launch_resolve(void)
 {
+    ScDrvLaunch *d = &launch_table;
     *(void **)&d->func_get_module = sc_driver_sym("cuFuncGetModule");
     *(void **)&d->kernel_get_function = sc_driver_sym("cuKernelGetFunction");
     *(void **)&d->module_get_global = sc_driver_sym("cuModuleGetGlobal_v2");
@@ -335,8 +353,16 @@ static bool launch_driver(ScDrvLaunch *d)
     *(void **)&d->func_get_name = sc_driver_sym("cuFuncGetName");
     *(void **)&d->stream_sync = sc_driver_sym("cuStreamSynchronize");
     *(void **)&d->stream_is_capturing = sc_driver_sym("cuStreamIsCapturing");
-    return d->func_get_module && d->module_get_global && d->occupancy &&
-           d->func_get_attribute && d->func_get_name && d->stream_sync;
+    launch_found = d->func_get_module && d->module_get_global && d->occupancy && d->func_get_attribute &&
+                   d->func_get_name && d->stream_sync;
+}
+
+static bool launch_driver(ScDrvLaunch *d)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, launch_resolve);
+    *d = launch_table;
+    return launch_found;
 }
 
 /* What a kernel's module tells the launch about its code (its marker variables). */

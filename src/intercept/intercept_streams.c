@@ -26,15 +26,21 @@ typedef struct StreamRef {
 } StreamRef;
 
 /* Asked once per call, before the order's lock is taken: a driver query at most. */
+static CUresult (*get_flags)(CUstream, unsigned int *);
+
+static void resolve_get_flags(void)
+{
+    *(void **)&get_flags = sc_driver_sym("cuStreamGetFlags");
+}
+
 static StreamRef ref_of(CUstream stream)
 {
-    static CUresult (*get_flags)(CUstream, unsigned int *);
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
     if (node_key)
         return (StreamRef){node_key, SC_STREAM_NONBLOCKING};
     if (!stream || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD)
         return (StreamRef){0, SC_STREAM_LEGACY};
-    if (!get_flags)
-        *(void **)&get_flags = sc_driver_sym("cuStreamGetFlags");
+    pthread_once(&once, resolve_get_flags);
     unsigned int flags = 0;
     bool nonblocking =
         get_flags && get_flags(stream, &flags) == CUDA_SUCCESS && (flags & CU_STREAM_NON_BLOCKING);
