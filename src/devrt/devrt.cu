@@ -71,6 +71,7 @@ __shared__ uint32_t __scord_slot_launch;
 #include "devrt/devrt_sync.cuh"
 #include "devrt/devrt_trail.cuh"
 #include "devrt/devrt_access.cuh"
+#include "devrt/devrt_mbar.cuh"
 #include "devrt/devrt_shadow.cuh"
 #include "devrt/devrt_copy.cuh"
 #include "devrt/devrt_cluster.cuh"

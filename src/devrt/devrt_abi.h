@@ -48,6 +48,17 @@
  *       before an mbarrier arrive (info: an 8-byte read-modify-write with the
  *       arrive's semantics and scope) or wait (an 8-byte read): the synchronization
  *       such an access makes on the object at addr, which is not itself checked.
+ *   __scord_mbar(.b64 addr, .b32 op, .b32 info, .b32 count)
+ *       instead of __scord_sync and __scord_fence in a module whose every mbarrier
+ *       operation is an init, a release arrive at .cta scope without a transaction
+ *       count, an acquire wait, an inval or a pending_count, on shared::cta objects,
+ *       and which completes no copy through an mbarrier (instr_plan.c,
+ *       block_mbarriers): before mbarrier.init (op SC_ABI_MBAR_INIT, count its count),
+ *       mbarrier.arrive (SC_ABI_MBAR_ARRIVE, count its count or 1, info as
+ *       __scord_sync's) and mbarrier.inval (SC_ABI_MBAR_INVAL); after a wait that
+ *       returned true (SC_ABI_MBAR_WAIT, info as __scord_sync's). An object whose
+ *       count is the block's thread count completes each phase as a barrier of the
+ *       block; any other synchronizes as __scord_sync and __scord_fence would.
  *   __scord_async_copy(.b64 dst, .b32 info, .b32 site)
  *       before a cp.async (and before the __scord_access calls that check its source
  *       read and its destination write as of the instruction): completes an earlier
@@ -104,6 +115,12 @@
 #define SC_ABI_ASYNC_COMMIT 0xfffffffdu
 #define SC_ABI_ASYNC_WAIT_ALL 0xfffffffeu
 #define SC_ABI_ASYNC_ARRIVE 0xffffffffu
+
+/* __scord_mbar's op. */
+#define SC_ABI_MBAR_INIT 0u
+#define SC_ABI_MBAR_ARRIVE 1u
+#define SC_ABI_MBAR_WAIT 2u
+#define SC_ABI_MBAR_INVAL 3u
 
 /* info: bits 0..7 size in bytes (1..255; vector accesses give their whole size),
  * 8..10 kind, 11..14 semantics (ScSem), 15..17 scope (ScScope), 18..20 space, 21 an

@@ -69,6 +69,8 @@ static __device__ void open_slot(ScDevLaunch *l)
         }
         if (i < SC_DEV_ACQ_SET)
             b->acq_meta[i] = 0;
+        if (i < SC_DEV_MBARS)
+            b->mbar_key[i] = 0;
         if (i < block_warps())
             *warp_now_floor(warp_clock(l, slot, i)) = 0;
     }
@@ -132,6 +134,7 @@ extern "C" __device__ void __scord_entry(uint32_t kernel)
     th->release_broken = 0;
     th->spin_key = 0;
     th->grid_waited = 0;
+    th->mbar_used = 0;
     if (l->async) {
         ScDevAsync *as = async_state(l, slot);
         as->n = 0;

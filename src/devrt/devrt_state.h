@@ -279,6 +279,23 @@ SC_HD static inline bool sc_dev_async_completes(uint32_t committed, uint32_t gro
     return ((committed - group) & 0xffu) > op;
 }
 
+/* Mbarriers a block follows as barriers of the block (docs/devrt.md, "Mbarriers as
+ * block barriers"): objects of its shared memory whose count is its thread count. */
+#define SC_DEV_MBARS 4
+
+/* What an arrival of `count` does at such an object, which had `old` arrivals in its
+ * open phase of `expected`: it counts, or its arrival completes the phase, or it
+ * overruns the phase (arrivals of the next phase came before this one's completion was
+ * noted, so the runtime cannot tell which arrival the hardware completed it with). */
+enum { SC_DEV_MBAR_COUNTS, SC_DEV_MBAR_COMPLETES, SC_DEV_MBAR_OVERRUNS };
+
+SC_HD static inline int sc_dev_mbar_arrival(uint32_t old, uint32_t count, uint32_t expected)
+{
+    if (old >= expected || (uint64_t)old + count > expected)
+        return SC_DEV_MBAR_OVERRUNS;
+    return old + count == expected ? SC_DEV_MBAR_COMPLETES : SC_DEV_MBAR_COUNTS;
+}
+
 /* Per-thread synchronization state, in the block's slot. */
 typedef struct ScDevThread {
     uint32_t bar_epoch;  /* block-wide barrier instances this thread has arrived at */
@@ -324,6 +341,7 @@ typedef struct ScDevThread {
      * this one. */
     uint32_t rel_nodes[SC_DEV_REL_NODES];
     uint32_t rel_next;
+    uint32_t mbar_used;        /* arrived at an mbarrier that was a block barrier */
 } ScDevThread;
 
 /* A tensor map the program encoded (cuTensorMapEncodeTiled), as the host saw its
@@ -426,6 +444,13 @@ typedef struct ScDevBlock {
     uint32_t acq_meta[SC_DEV_ACQ_SET];
     uint32_t acq_next;        /* entries ever added; the set keeps the newest */
     uint32_t split_used;      /* groups of the slot split area taken (ScDevLaunch.slot_split) */
+    /* Mbarriers followed as block barriers: the object's shared offset + 1 (0: free),
+     * its count (0: the object is a release chain), arrivals in its open phase and
+     * their warps. */
+    uint32_t mbar_key[SC_DEV_MBARS];
+    uint32_t mbar_expected[SC_DEV_MBARS];
+    uint32_t mbar_arrivals[SC_DEV_MBARS];
+    uint32_t mbar_warps[SC_DEV_MBARS];
     ScRulesCluster cluster;   /* the launch's clusters, when of several blocks (sm_90) */
 } ScDevBlock;
 

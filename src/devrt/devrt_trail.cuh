@@ -447,7 +447,7 @@ static __device__ int scoped_cause(const ScDevLaunch *l, uint32_t slot, const Sc
      * varies. prev_tid names the recorder, a thread of this block. */
     if (cause == DEV_CAUSE_MISSING_BARRIER) {
         const ScDevThread *o = th - thread_linear() + (v->prev_tid < l->threads_per_block ? v->prev_tid : 0);
-        if (th->release || th->last_acq || o->release || o->last_acq)
+        if (th->release || th->last_acq || th->mbar_used || o->release || o->last_acq || o->mbar_used)
             return lock ? DEV_CAUSE_LOCK_NO_FENCE : DEV_CAUSE_MISSING_FENCE;
     }
     return cause;

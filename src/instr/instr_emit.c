@@ -396,6 +396,35 @@ static bool emit_addr_call(Emitter *e, const ScInstrEdit *ed, const char *fn)
     return insert(e, ed->stmt, false, in->guard, in->guard_negated);
 }
 
+/* __scord_mbar(addr, op, info, count): before an init, arrive or inval, where the
+ * object is as the program leaves it for the instruction; after a wait that returned
+ * true, whose acquire came before the call. */
+static bool emit_mbar(Emitter *e, const ScInstrEdit *ed)
+{
+    static const unsigned bits[] = {64, 32, 32, 32};
+    e->code.len = 0;
+    const char *skip = NULL;
+    if (ed->when) {
+        if (!(skip = sc_ptx_fresh_label(e->m, e->err)))
+            return false;
+        sc_buf_puts(&e->code, "@!");
+        opnd(&e->code, ed->when);
+        sc_buf_printf(&e->code, " bra %s;\n", skip);
+    }
+    if (!emit_addr(e, &ed->addr))
+        return false;
+    e->arg[1].len = e->arg[2].len = 0;
+    sc_buf_printf(&e->arg[1], "%u", ed->mbar_op);
+    sc_buf_printf(&e->arg[2], "0x%x", ed->info);
+    if (!emit_arg32(e, &ed->count, &e->count, false, 3))
+        return false;
+    call_seq(e, "__scord_mbar", bits, 4);
+    if (skip)
+        sc_buf_printf(&e->code, "%s:\n", skip);
+    const ScPtxInstr *in = &ed->stmt->u.instr;
+    return insert(e, ed->stmt, ed->mbar_op == SC_ABI_MBAR_WAIT, in->guard, in->guard_negated);
+}
+
 /* A new call sequence whose arguments are (site, info). */
 static void start_site_info(Emitter *e, const ScInstrEdit *ed)
 {
@@ -543,6 +572,8 @@ static bool emit_edit(Emitter *e, const ScInstrEdit *ed)
         return emit_bulk_copy(e, ed);
     case SC_INSTR_EDIT_TENSOR_COPY:
         return emit_tensor_copy(e, ed);
+    case SC_INSTR_EDIT_MBAR:
+        return emit_mbar(e, ed);
     }
     return sc_err_set(e->err, "edit of unknown kind %d", (int)ed->kind);
 }
@@ -550,7 +581,8 @@ static bool emit_edit(Emitter *e, const ScInstrEdit *ed)
 /* Whether a thread running the function may take a release (a fence or an access that
  * acquires, an mbarrier, a cluster barrier's wait): from then on its block's accesses
  * are never the quick path's (its ScDevBlock.acq_next is set), and the quick hook would
- * only cost them a call. */
+ * only cost them a call. An mbarrier that may be a block barrier (SC_INSTR_EDIT_MBAR)
+ * takes none when it is one, the case worth the quick hook. */
 static bool may_take_releases(const ScInstrFuncPlan *fp)
 {
     for (uint32_t i = 0; i < fp->n_edits; i++)

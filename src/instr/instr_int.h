@@ -70,6 +70,9 @@ typedef enum ScInstrEditKind {
     SC_INSTR_EDIT_CLUSTER_BARRIER, /* before barrier.cluster.arrive, after barrier.cluster.wait */
     SC_INSTR_EDIT_BULK_COPY,   /* before a cp.async.bulk: its destination and source as of the instruction */
     SC_INSTR_EDIT_TENSOR_COPY, /* before a cp.async.bulk.tensor: its box, as of the instruction */
+    SC_INSTR_EDIT_MBAR,        /* an mbarrier op of a module whose mbarriers may be block barriers:
+                                  __scord_mbar before init, arrive and inval, after a wait that
+                                  returned true */
 } ScInstrEditKind;
 
 typedef struct ScInstrEdit {
@@ -87,14 +90,16 @@ typedef struct ScInstrEdit {
     bool to_global;        /* TENSOR_COPY: shared to global */
     ScInstrValue value;    /* ACCESS */
     ScInstrArg32 id, count; /* BARRIER: count is SC_ABI_ALL_THREADS when the instruction has none;
-                               BULK_COPY: count is the size in bytes */
+                               BULK_COPY: count is the size in bytes; MBAR: the init or arrive
+                               count */
+    uint32_t mbar_op;      /* MBAR: SC_ABI_MBAR_* */
     bool arrive_only;      /* BARRIER: bar.arrive, no __scord_bar_pass */
     bool save_guard;       /* BARRIER: bar.red writes its own guard predicate */
     int32_t align_at;      /* BARRIER: where .aligned goes into a barrier without it, -1 if it has
                               it (instr_plan.c, plan_barrier, says why) */
     ScInstrArg32 mask;     /* SYNCWARP */
-    const ScPtxOperand *when; /* FENCE: call only when this predicate is true (an mbarrier wait that
-                                 saw its phase complete); NULL: always */
+    const ScPtxOperand *when; /* FENCE, MBAR: call only when this predicate is true (an mbarrier
+                                 wait that saw its phase complete); NULL: always */
     /* ACCESS checked at the join of the if that holds it (instr_plan.c, mark_joins):
      * the if's bra and the join's first instruction; NULL: checked before it. */
     ScPtxStmt *join_branch, *join_at;

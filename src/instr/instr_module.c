@@ -105,6 +105,7 @@ bool sc_instr_module(ScPtxModule *m, const ScInstrOpts *opts, ScInstrResult *res
                     res->n_fence += SC_ABI_INFO_KIND(fp->edits[j].info) == SC_ABI_KIND_FENCE;
                     break;
                 case SC_INSTR_EDIT_SYNC:
+                case SC_INSTR_EDIT_MBAR:
                     res->n_mbarrier++;
                     break;
                 case SC_INSTR_EDIT_EXIT:

@@ -30,6 +30,7 @@ typedef struct Planner {
     size_t n_marks, cap_marks;
     ScBuf tmp;
     ScErr *err;
+    bool block_mbarriers; /* the module's mbarriers may be block barriers (block_mbarriers) */
 } Planner;
 
 static bool push_reg(Planner *p, const ScPtxDeclarator *d, const char *type)
@@ -507,6 +508,203 @@ static bool plan_grid_wait(Planner *p, ScPtxStmt *s)
            push_edit(p, &e);
 }
 
+/* Might the instruction access memory another thread sees (or call code that does)? */
+static bool touches_memory(const ScPtxSema *se)
+{
+    switch (se->family) {
+    case SC_PTX_FAM_MEM:
+    case SC_PTX_FAM_MATRIX:
+        if (se->u.mem.non_coherent || se->u.mem.outside_model)
+            return false;
+        return se->u.mem.space == SC_PTX_SPACE_GENERIC || se->u.mem.space == SC_PTX_SPACE_GLOBAL ||
+               se->u.mem.space == SC_PTX_SPACE_SHARED_CTA || se->u.mem.space == SC_PTX_SPACE_SHARED_CLUSTER;
+    case SC_PTX_FAM_COPY:
+        return true;
+    case SC_PTX_FAM_CONTROL:
+        return se->u.ctl.op == SC_PTX_CTL_CALL;
+    default:
+        return false;
+    }
+}
+
+/* Does every path from the arrive `at` (in block b of cfg) reach an mbarrier wait, or
+ * the end of the kernel, before any instruction that may touch memory? A thread's
+ * accesses between its arrive and its wait are the ones a barrier of the block would
+ * misplace (docs/devrt.md, "Mbarriers as block barriers"). A wait ends the walk
+ * whatever it returns (an access past a wait that returned false is one of the
+ * approximations docs/devrt.md names); the end of a function that is no kernel leaves
+ * its caller's next steps unknown. */
+static bool arrive_then_wait(const ScInstrCfg *cfg, bool kernel, uint32_t b, const ScPtxStmt *at, uint8_t *seen,
+                             uint32_t *stack)
+{
+    uint32_t n = sc_instr_cfg_n_blocks(cfg), depth = 0;
+    if (!n)
+        return false;
+    memset(seen, 0, n);
+    const ScPtxStmt *s = sc_instr_cfg_next(cfg, b, at);
+    for (;;) {
+        bool waited = false;
+        for (; s && !waited; s = sc_instr_cfg_next(cfg, b, s)) {
+            ScPtxSema se;
+            sc_ptx_classify(&s->u.instr, &se);
+            if (touches_memory(&se))
+                return false;
+            waited = se.family == SC_PTX_FAM_MBARRIER &&
+                     (se.u.mbar.op == SC_PTX_MBAR_TEST_WAIT || se.u.mbar.op == SC_PTX_MBAR_TRY_WAIT);
+        }
+        for (uint32_t i = 0, k = waited ? 0 : sc_instr_cfg_n_succs(cfg, b); i < k; i++) {
+            uint32_t to = sc_instr_cfg_succ(cfg, b, i);
+            if (to == SC_INSTR_NO_BLOCK && !kernel)
+                return false;
+            if (to != SC_INSTR_NO_BLOCK && !seen[to]) {
+                seen[to] = 1;
+                stack[depth++] = to;
+            }
+        }
+        if (!depth)
+            return true;
+        b = stack[--depth];
+        s = sc_instr_cfg_first(cfg, b);
+    }
+}
+
+/* *all: whether every mbarrier arrive of f reaches a wait before it may touch memory
+ * (arrive_then_wait). False only when out of memory. */
+static bool arrives_then_wait(const ScPtxFunc *f, bool *all, ScErr *err)
+{
+    ScInstrCfg *cfg;
+    uint32_t base = 0;
+    *all = false;
+    if (!sc_instr_cfg_new(f, &base, &cfg, err))
+        return false;
+    uint32_t n = sc_instr_cfg_n_blocks(cfg);
+    uint8_t *seen = malloc(n ? n : 1);
+    uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
+    bool ok = seen && stack;
+    *all = ok && n;
+    for (const ScPtxStmt *s = f->first; ok && *all && s; s = s->next) {
+        if (s->kind != SC_PTX_STMT_INSTR)
+            continue;
+        ScPtxSema se;
+        sc_ptx_classify(&s->u.instr, &se);
+        if (se.family == SC_PTX_FAM_MBARRIER && se.u.mbar.op == SC_PTX_MBAR_ARRIVE) {
+            uint32_t b = sc_instr_cfg_block(cfg, s);
+            *all = b != SC_INSTR_NO_BLOCK && arrive_then_wait(cfg, f->is_entry, b, s, seen, stack);
+        }
+    }
+    free(seen);
+    free(stack);
+    sc_instr_cfg_free(cfg);
+    return ok || sc_err_set(err, "out of memory");
+}
+
+/* Can every mbarrier of the module be told by the runtime to be a barrier of its block
+ * (docs/devrt.md, "Mbarriers as block barriers")? Yes when each of its mbarrier
+ * operations is an init, a release arrive at .cta scope with no transaction count, an
+ * acquire wait, an inval or a pending_count, all on shared::cta objects, no copy
+ * completes through an mbarrier, and no thread can touch memory between an arrive and
+ * its wait (arrive_then_wait: cuda::barrier's arrive_and_wait): then an object whose
+ * count is the block's thread count completes a phase only by arrivals of the block's
+ * threads, each seen by the runtime as it comes, and everything a thread does before
+ * its arrive comes before everything it does after its wait. A transaction count (a
+ * copy's complete_tx, expect_tx), an arrive_drop, a cp.async.mbarrier.arrive, a relaxed
+ * operation, one that another block may make, or work between an arrive and its wait
+ * is outside what a barrier orders; a module with one keeps every mbarrier a release
+ * chain (plan_mbarrier). */
+static bool block_mbarriers(const ScPtxModule *m, ScErr *err, bool *ok)
+{
+    bool any = false, all;
+    *ok = true;
+    for (const ScPtxItem *it = m->first; it; it = it->next) {
+        if (it->kind != SC_PTX_ITEM_FUNC || !it->u.func->has_body)
+            continue;
+        bool arrives = false;
+        for (const ScPtxStmt *s = it->u.func->first; s; s = s->next) {
+            if (s->kind != SC_PTX_STMT_INSTR)
+                continue;
+            ScPtxSema se;
+            sc_ptx_classify(&s->u.instr, &se);
+            if (se.family == SC_PTX_FAM_COPY && se.u.copy.completion == SC_PTX_COMPLETE_MBARRIER)
+                return false;
+            if (se.family != SC_PTX_FAM_MBARRIER)
+                continue;
+            const ScPtxMbar *b = &se.u.mbar;
+            bool cta = b->scope == SC_SCOPE_CTA || b->scope == SC_SCOPE_NONE;
+            switch (b->op) {
+            case SC_PTX_MBAR_INIT:
+            case SC_PTX_MBAR_INVAL:
+                break;
+            case SC_PTX_MBAR_PENDING_COUNT:
+                continue;
+            case SC_PTX_MBAR_ARRIVE:
+                if (b->expect_tx || b->no_complete || b->sem != SC_SEM_RELEASE || !cta)
+                    return false;
+                arrives = true;
+                break;
+            case SC_PTX_MBAR_TEST_WAIT:
+            case SC_PTX_MBAR_TRY_WAIT:
+                if (b->sem != SC_SEM_ACQUIRE || !cta)
+                    return false;
+                break;
+            case SC_PTX_MBAR_ARRIVE_DROP:
+            case SC_PTX_MBAR_CP_ASYNC_ARRIVE:
+            case SC_PTX_MBAR_EXPECT_TX:
+            case SC_PTX_MBAR_COMPLETE_TX:
+                return false;
+            }
+            if (b->space != SC_PTX_SPACE_SHARED_CTA)
+                return false;
+            any = true;
+        }
+        if (arrives && (!(*ok = arrives_then_wait(it->u.func, &all, err)) || !all))
+            return false;
+    }
+    return any;
+}
+
+/* An mbarrier operation of a module whose mbarriers may be block barriers: one
+ * __scord_mbar call, before an init, arrive or inval, after a wait that returned true.
+ * `info` is what __scord_sync would get, for an object that is no block barrier. */
+static bool plan_block_mbarrier(Planner *p, ScPtxStmt *s, const ScPtxMbar *b)
+{
+    ScPtxMem mem = {.kind = SC_PTX_ACCESS_RMW, .space = b->space, .sem = b->sem, .scope = SC_SCOPE_CTA,
+                    .size = 8, .addr_op = b->addr_op};
+    ScInstrEdit e = {.kind = SC_INSTR_EDIT_MBAR, .stmt = s, .count = {.is_imm = true, .imm = 1}};
+    switch (b->op) {
+    case SC_PTX_MBAR_INIT:
+        e.mbar_op = SC_ABI_MBAR_INIT;
+        mem.sem = SC_SEM_WEAK;
+        break;
+    case SC_PTX_MBAR_INVAL:
+        e.mbar_op = SC_ABI_MBAR_INVAL;
+        mem.sem = SC_SEM_WEAK;
+        break;
+    case SC_PTX_MBAR_ARRIVE:
+        e.mbar_op = SC_ABI_MBAR_ARRIVE;
+        break;
+    case SC_PTX_MBAR_TEST_WAIT:
+    case SC_PTX_MBAR_TRY_WAIT:
+        e.mbar_op = SC_ABI_MBAR_WAIT;
+        mem.kind = SC_PTX_ACCESS_READ;
+        break;
+    default: /* pending_count orders nothing; block_mbarriers admits no other op */
+        return true;
+    }
+    if ((e.mbar_op == SC_ABI_MBAR_INIT || e.mbar_op == SC_ABI_MBAR_ARRIVE) && b->count_op >= 0 &&
+        !plan_opnd32(p, s, &s->u.instr.ops[b->count_op], &e.count))
+        return false;
+    if (e.mbar_op == SC_ABI_MBAR_WAIT) {
+        const ScPtxOperand *done = &s->u.instr.ops[b->result_op];
+        if (done->kind != SC_PTX_OPND_REG)
+            return refuse(p, s, "the mbarrier wait's result is not a predicate register");
+        e.when = done;
+    }
+    bool skip;
+    if (!plan_edit(p, s, &mem, SC_INSTR_SITE_MBARRIER, &e, &skip))
+        return false;
+    return skip || push_edit(p, &e);
+}
+
 /* An mbarrier arrive releases and a wait that sees its phase complete acquires (PTX ISA:
  * arrive is .release, the waits .acquire, both .cta unless written otherwise), like a
  * release read-modify-write and an acquire read of the object, whose arrivals form one
@@ -517,6 +715,8 @@ static bool plan_grid_wait(Planner *p, ScPtxStmt *s)
  * shared flag by its owner and offset. */
 static bool plan_mbarrier(Planner *p, ScPtxStmt *s, const ScPtxMbar *b)
 {
+    if (p->block_mbarriers)
+        return plan_block_mbarrier(p, s, b);
     ScPtxMem mem = {.space = b->space, .sem = b->sem, .scope = b->scope, .size = 8, .addr_op = b->addr_op};
     switch (b->op) {
     case SC_PTX_MBAR_ARRIVE:
@@ -1054,8 +1254,13 @@ bool sc_instr_plan(ScPtxModule *m, ScInstrSites *sites, bool prune, ScInstrPlan 
             n++;
     if (n && !(plan->funcs = calloc(n, sizeof *plan->funcs)))
         return sc_err_set(err, "out of memory");
-    Planner p = {.m = m, .sites = sites, .err = err};
     bool ok = true;
+    Planner p = {.m = m, .sites = sites, .err = err, .block_mbarriers = block_mbarriers(m, err, &ok)};
+    if (!ok) {
+        free(plan->funcs);
+        plan->funcs = NULL;
+        return false;
+    }
     uint32_t instr_base = 0;
     for (ScPtxItem *it = m->first; it && ok; it = it->next) {
         if (it->kind != SC_PTX_ITEM_FUNC || !it->u.func->has_body)

@@ -43,6 +43,7 @@
     FIELD(ScDevThread, trail_named)                                                            \
     FIELD(ScDevThread, rel_nodes)                                                              \
     FIELD(ScDevThread, rel_next)                                                               \
+    FIELD(ScDevThread, mbar_used)                                                              \
     SIZE(ScDevAsync)                                                                           \
     FIELD(ScDevAsync, copies)                                                                  \
     FIELD(ScDevAsync, clocks)                                                                  \
@@ -68,6 +69,10 @@
     FIELD(ScDevBlock, acq_meta)                                                                \
     FIELD(ScDevBlock, acq_next)                                                                \
     FIELD(ScDevBlock, split_used)                                                              \
+    FIELD(ScDevBlock, mbar_key)                                                                \
+    FIELD(ScDevBlock, mbar_expected)                                                           \
+    FIELD(ScDevBlock, mbar_arrivals)                                                           \
+    FIELD(ScDevBlock, mbar_warps)                                                              \
     FIELD(ScDevBlock, cluster)                                                                 \
     SIZE(ScRulesBlockClk)                                                                      \
     SIZE(ScRulesWarpClk)                                                                       \

@@ -29,6 +29,7 @@ static const struct {
     {"__scord_exit", {NULL}, 0},
     {"__scord_fence", {"b32", "b32"}, 2},
     {"__scord_sync", {"b64", "b32", "b32"}, 3},
+    {"__scord_mbar", {"b64", "b32", "b32", "b32"}, 4},
     {"__scord_async_copy", {"b64", "b32", "b32"}, 3},
     {"__scord_async_group", {"b32"}, 1},
     {"__scord_bulk_copy", {"b64", "b32", "b64", "b32", "b32"}, 5},
@@ -422,6 +423,37 @@ TEST(async_groups)
     CHECK_INT(125, SC_DEV_ASYNC_SYNC_FLOOR(c));
 }
 
+/* An mbarrier followed as a block barrier: arrivals in the runtime's order complete a
+ * phase exactly at the one that brings its count to the object's, whatever the counts
+ * of the arrivals (an elected lane may arrive for its warp); an arrival that would
+ * pass the count, or that comes while the completing arrival has not yet opened the
+ * next phase, overruns it. */
+TEST(mbarrier_phases)
+{
+    enum { THREADS = 96 };
+    static const uint32_t counts[] = {1, 32, 1, 2, 1, 1, 58};
+    uint32_t arrivals = 0, completed = 0;
+    for (uint32_t phase = 0; phase < 3; phase++) {
+        uint32_t sum = 0;
+        for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+            int what = sc_dev_mbar_arrival(arrivals, counts[i], THREADS);
+            sum += counts[i];
+            CHECK_INT(sum == THREADS ? SC_DEV_MBAR_COMPLETES : SC_DEV_MBAR_COUNTS, what);
+            arrivals += counts[i];
+            if (what == SC_DEV_MBAR_COMPLETES) {
+                completed++;
+                arrivals -= THREADS;
+            }
+        }
+    }
+    CHECK_INT(3, completed);
+    CHECK_INT(0, arrivals);
+    CHECK_INT(SC_DEV_MBAR_OVERRUNS, sc_dev_mbar_arrival(95, 2, THREADS));
+    CHECK_INT(SC_DEV_MBAR_OVERRUNS, sc_dev_mbar_arrival(THREADS, 1, THREADS)); /* not yet opened */
+    CHECK_INT(SC_DEV_MBAR_OVERRUNS, sc_dev_mbar_arrival(1, 0xffffffffu, THREADS));
+    CHECK_INT(SC_DEV_MBAR_COMPLETES, sc_dev_mbar_arrival(0, 1024, 1024));
+}
+
 /* The words of an aligned window as large as the cache take distinct entries, and
  * the same offset in different windows lands on different entries. */
 TEST(cache_index)
@@ -600,6 +632,7 @@ int main(void)
     RUN(cache_tags);
     RUN(cache_index);
     RUN(async_groups);
+    RUN(mbarrier_phases);
     RUN(shadow_policy_full);
     RUN(shadow_policy_cache_size);
     RUN(shadow_policy_cache_growth);

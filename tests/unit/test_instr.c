@@ -434,6 +434,51 @@ TEST(quick_hook_only_for_weak_words)
     }
 }
 
+/* Which modules' mbarriers may be block barriers (__scord_mbar) and which stay release
+ * chains (__scord_sync): an arrive_and_wait of the block's own object qualifies, with
+ * its accesses on the quick hook; an access between the arrive and its wait, an arrive
+ * in a function other than a kernel (its caller's next steps are unknown), a
+ * transaction count or a relaxed wait do not. */
+TEST(block_mbarriers_only_where_a_barrier_orders_the_same)
+{
+#define MBAR_KERNEL(between, arrive, wait)                                                             \
+    HEADER ".shared .align 8 .b64 bar;\n.visible .entry k(.param .u64 p)\n{\n.reg .pred %p<2>;\n"        \
+           ".reg .b32 %r<3>;\n.reg .b64 %rd<3>;\nld.param.u64 %rd1, [p];\nmov.u32 %r1, bar;\n"        \
+           "ld.global.u32 %r2, [%rd1];\nmbarrier.init.shared.b64 [%r1], 64;\n" arrive between           \
+           "$w:\n" wait "@!%p1 bra $w;\nst.global.u32 [%rd1+4], %r2;\nret;\n}\n"
+#define ARRIVE "mbarrier.arrive.shared::cta.b64 %rd2, [%r1];\n"
+#define WAIT "mbarrier.try_wait.shared.b64 %p1, [%r1], %rd2;\n"
+    static const char *const in_func =
+        HEADER ".shared .align 8 .b64 bar;\n.func (.reg .b64 t) arrive()\n{\n.reg .b32 %r<2>;\n"
+               "mov.u32 %r1, bar;\nmbarrier.arrive.shared::cta.b64 t, [%r1];\nret;\n}\n"
+               ".visible .entry k()\n{\n.reg .b64 %rd<2>;\n{\n.param .b64 r;\ncall (r), arrive, ();\n"
+               "ld.param.b64 %rd1, [r];\n}\nret;\n}\n";
+    static const struct {
+        const char *text;
+        bool block;
+    } cases[] = {
+        {MBAR_KERNEL("", ARRIVE, WAIT), true},
+        {MBAR_KERNEL("add.s32 %r2, %r2, 1;\n", ARRIVE, WAIT), true},
+        {MBAR_KERNEL("st.shared.u32 [%r1+8], %r2;\n", ARRIVE, WAIT), false},
+        {MBAR_KERNEL("", "mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [%r1], 16;\n", WAIT), false},
+        {MBAR_KERNEL("", ARRIVE, "mbarrier.try_wait.relaxed.cta.shared.b64 %p1, [%r1], %rd2;\n"), false},
+        {in_func, false},
+    };
+#undef MBAR_KERNEL
+#undef ARRIVE
+#undef WAIT
+    for (size_t i = 0; i < SC_ARRAY_LEN(cases); i++) {
+        ScInstrOpts opts = {.quick = true};
+        char *out = instrumented_text(cases[i].text, "mbar.ptx", &opts);
+        bool block = out && count(out, "call \t__scord_mbar,") > 0;
+        CHECK(block == cases[i].block);
+        CHECK(!out || count(out, "call \t__scord_sync,") == (block ? 0 : (i == 5 ? 1 : 2)));
+        if (cases[i].block)
+            CHECK(out && count(out, "call \t__scord_access_quick,") == 2);
+        free(out);
+    }
+}
+
 TEST(site_ids_start_at_the_base)
 {
     ScPtxModule *m = parse_text(HEADER ".visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<2>;\n"
@@ -1307,6 +1352,7 @@ int main(void)
     RUN(refuses_undeclared_address_registers);
     RUN(marks_subword_accesses);
     RUN(kernels_that_may_trigger_their_dependents);
+    RUN(block_mbarriers_only_where_a_barrier_orders_the_same);
     RUN(site_ids_start_at_the_base);
     RUN(quick_hook_only_for_weak_words);
     RUN(reads_of_unwritten_roots_branch_around_their_check);
