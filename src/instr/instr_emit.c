@@ -396,6 +396,21 @@ static bool emit_addr_call(Emitter *e, const ScInstrEdit *ed, const char *fn)
     return insert(e, ed->stmt, false, in->guard, in->guard_negated);
 }
 
+/* For an edit made only when ed->when holds (a wait that returned true): appends the
+ * branch past the call to e->code and gives its label in *skip (NULL: no condition). */
+static bool skip_unless_when(Emitter *e, const ScInstrEdit *ed, const char **skip)
+{
+    *skip = NULL;
+    if (!ed->when)
+        return true;
+    if (!(*skip = sc_ptx_fresh_label(e->m, e->err)))
+        return false;
+    sc_buf_puts(&e->code, "@!");
+    opnd(&e->code, ed->when);
+    sc_buf_printf(&e->code, " bra %s;\n", *skip);
+    return true;
+}
+
 /* __scord_mbar(addr, op, info, count): before an init, arrive or inval, where the
  * object is as the program leaves it for the instruction; after a wait that returned
  * true, whose acquire came before the call. */
@@ -403,15 +418,8 @@ static bool emit_mbar(Emitter *e, const ScInstrEdit *ed)
 {
     static const unsigned bits[] = {64, 32, 32, 32};
     e->code.len = 0;
-    const char *skip = NULL;
-    if (ed->when) {
-        if (!(skip = sc_ptx_fresh_label(e->m, e->err)))
-            return false;
-        sc_buf_puts(&e->code, "@!");
-        opnd(&e->code, ed->when);
-        sc_buf_printf(&e->code, " bra %s;\n", skip);
-    }
-    if (!emit_addr(e, &ed->addr))
+    const char *skip;
+    if (!skip_unless_when(e, ed, &skip) || !emit_addr(e, &ed->addr))
         return false;
     e->arg[1].len = e->arg[2].len = 0;
     sc_buf_printf(&e->arg[1], "%u", ed->mbar_op);
@@ -439,14 +447,9 @@ static bool emit_fence(Emitter *e, const ScInstrEdit *ed)
 {
     static const unsigned bits[] = {32, 32};
     start_site_info(e, ed);
-    const char *skip = NULL;
-    if (ed->when) {
-        if (!(skip = sc_ptx_fresh_label(e->m, e->err)))
-            return false;
-        sc_buf_puts(&e->code, "@!");
-        opnd(&e->code, ed->when);
-        sc_buf_printf(&e->code, " bra %s;\n", skip);
-    }
+    const char *skip;
+    if (!skip_unless_when(e, ed, &skip))
+        return false;
     call_seq(e, "__scord_fence", bits, 2);
     if (skip)
         sc_buf_printf(&e->code, "%s:\n", skip);
