@@ -26,6 +26,7 @@ typedef struct BenchRun {
     size_t app_bytes;        // device memory the workload allocated itself
     size_t used_at_start;    // device memory in use once the context exists
     unsigned long launches;  // kernel launches so far, warm-up included
+    int uncounted;           // the pipeline launches through a library (CUB): launches unknown
 } BenchRun;
 
 // A pipeline: every kernel (and memset, copy) of one run of the workload, issued to the
@@ -142,7 +143,8 @@ static inline int bench_cmp_float(const void *x, const void *y)
 //   bench name=<w> iters=<n> kernel_ms_median=<x> kernel_ms_min=<x> app_bytes=<n>
 //         dev_used_bytes=<n> launches=<n>
 // dev_used_bytes is the device memory in use after the timed runs minus that in use
-// before the first allocation; launches counts every kernel launch so far.
+// before the first allocation; launches counts every kernel launch so far, and is left
+// out where the workload cannot count them (b->uncounted).
 static inline void bench_time(BenchRun *b, BenchPipeline pipeline, void *ctx)
 {
     for (int i = 0; i < b->warmup; i++)
@@ -171,8 +173,11 @@ static inline void bench_time(BenchRun *b, BenchPipeline pipeline, void *ctx)
     int mid = b->iters / 2;
     double median = b->iters % 2 ? ms[mid] : 0.5 * ((double)ms[mid - 1] + ms[mid]);
     printf("bench name=%s iters=%d kernel_ms_median=%.4f kernel_ms_min=%.4f app_bytes=%zu "
-           "dev_used_bytes=%lld launches=%lu\n",
-           b->name, b->iters, median, (double)ms[0], b->app_bytes, used, b->launches);
+           "dev_used_bytes=%lld",
+           b->name, b->iters, median, (double)ms[0], b->app_bytes, used);
+    if (!b->uncounted)
+        printf(" launches=%lu", b->launches);
+    printf("\n");
     fflush(stdout);
     BENCH_CUDA(cudaEventDestroy(start));
     BENCH_CUDA(cudaEventDestroy(stop));
