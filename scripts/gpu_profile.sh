@@ -68,6 +68,23 @@ for w in names:
           f"{div('UNCHANGED', 'WORDS'):.2f} | {div('WRITES', 'WORDS'):.2f} | {div('RETRIES', 'WRITES'):.2f} | "
           f"{div('COVERS', 'WORDS'):.2f} | {total / calls:.0f} | " + " | ".join(f"{s:.1f}" for s in shares) + " |")
 print()
+bails = ["NOT_OWN", "CLOCKS", "THREAD", "SPACE", "HELD", "RULES", "TRAIL", "SWAP"]
+print("| workload | " + " | ".join("sent on: " + b.lower() for b in bails) + " |")
+print("|---" * (1 + len(bails)) + "|")
+for w in names:
+    p = {}
+    try:
+        for line in open(f"{out}/profile-{w}.log"):
+            m = re.match(r"scord-profile: (\w+) (\d+)", line)
+            if m:
+                p[m.group(1)] = int(m.group(2))
+    except OSError:
+        pass
+    print(f"| {w} | " + " | ".join(str(p.get("QUICK_" + b, 0)) for b in bails) + " |")
+print()
+print("Sent on: the quick path's reasons for leaving an access to the slow path, each counted once per"
+      " warp and reason (the lowest lane that gave it), in the order the quick path tests them.")
+print()
 print("Quick: warp calls of __scord_access_quick in which the quick path decided lanes; calls: warp"
       " calls of __scord_access, the slow path. Shares are of the warp cycles from the first to"
       " the last statement of __scord_access (the call, its prologue and epilogue excluded); a section's cycles are those of the"

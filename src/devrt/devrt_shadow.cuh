@@ -860,16 +860,22 @@ static __device__ __forceinline__ bool quick_access(ScDevLaunch *l, uint32_t slo
 #if __CUDA_ARCH__ >= 900
     int cls = access_class(SC_ABI_INFO_KIND(info), SC_ABI_INFO_SEM(info));
     if (!own || (cls != SC_RULES_CLS_READ && cls != SC_RULES_CLS_WRITE) || SC_ABI_INFO_SIZE(info) != 4 ||
-        (addr & 3) || (info & (SC_ABI_INFO_NOT_TAKEN | SC_ABI_INFO_ASYNC)) || l->cut != SC_DEV_CUT_NONE)
+        (addr & 3) || (info & (SC_ABI_INFO_NOT_TAKEN | SC_ABI_INFO_ASYNC)) || l->cut != SC_DEV_CUT_NONE) {
+        PROF_ADD(l, QUICK_NOT_OWN, 1);
         return false;
+    }
     /* What sends an access to the slow path whatever its word holds, first. */
     ScDevBlock *b = block_state(l, slot);
     uint32_t bs = load_cta32(&b->bar_state), nf;
-    if ((bs & BAR_LOST) || !(bs & BAR_UNIFORM) || !warp_in_step(l, slot, &nf))
+    if ((bs & BAR_LOST) || !(bs & BAR_UNIFORM) || !warp_in_step(l, slot, &nf)) {
+        PROF_ADD(l, QUICK_CLOCKS, 1);
         return false;
+    }
     const ScDevThread *th = thread_state(l, slot);
-    if (cls == SC_RULES_CLS_WRITE && ((th->release_fresh & FRESH_ANY) || th->rmw_word))
+    if (cls == SC_RULES_CLS_WRITE && ((th->release_fresh & FRESH_ANY) || th->rmw_word)) {
+        PROF_ADD(l, QUICK_THREAD, 1);
         return false;
+    }
     uint32_t space = SC_ABI_INFO_SPACE(info);
     if (space == SC_ABI_SPACE_GENERIC)
         space = __isShared((const void *)addr)   ? SC_ABI_SPACE_SHARED
@@ -878,21 +884,28 @@ static __device__ __forceinline__ bool quick_access(ScDevLaunch *l, uint32_t slo
     bool shared = space == SC_ABI_SPACE_SHARED;
     uint64_t *words;
     if (shared) {
-        if (cluster_blocks() > 1 || !(words = shared_words_at(l, slot, own_shared_offset(addr), 4)))
+        if (cluster_blocks() > 1 || !(words = shared_words_at(l, slot, own_shared_offset(addr), 4))) {
+            PROF_ADD(l, QUICK_SPACE, 1);
             return false;
+        }
     } else if (space == SC_ABI_SPACE_GLOBAL && !l->prior_dir) {
         uint64_t chunk = global_chunk(l, addr);
-        if (!chunk || (chunk & SC_SHADOW_CACHED))
+        if (!chunk || (chunk & SC_SHADOW_CACHED)) {
+            PROF_ADD(l, QUICK_SPACE, 1);
             return false;
+        }
         words = chunk_word(chunk, addr);
     } else {
+        PROF_ADD(l, QUICK_SPACE, 1);
         return false;
     }
     bool gpu = !shared;
     uint64_t old = gpu ? load_gpu64(words) : load_cta64(words);
     uint64_t old_site = gpu ? load_gpu64(words + 1) : load_cta64(words + 1);
-    if (old == WORD_HELD)
+    if (old == WORD_HELD) {
+        PROF_ADD(l, QUICK_HELD, 1);
         return false;
+    }
     ScRulesAccess r;
     r.cls = (uint8_t)cls;
     r.scope = SC_SCOPE_NONE;
@@ -910,16 +923,23 @@ static __device__ __forceinline__ bool quick_access(ScDevLaunch *l, uint32_t slo
     r.cluster = launch_clusters(b);
     r.shared = shared;
     uint64_t next;
-    if (!sc_rules_quick(old, &r, &next))
+    if (!sc_rules_quick(old, &r, &next)) {
+        PROF_ADD(l, QUICK_RULES, 1);
         return false;
+    }
     uint64_t next_site = sc_rules_site_next(old_site, old, next, &r, site, 0);
     if (next == old && next_site == old_site)
         return true;
     /* A read of global memory that changes a word, in a launch where some thread has
      * released, begins a trail (may_trail): the slow path's. */
-    if (gpu && cls == SC_RULES_CLS_READ && (old & ~SC_RULES_MASK_FIELD) && load_gpu32(&l->released))
+    if (gpu && cls == SC_RULES_CLS_READ && (old & ~SC_RULES_MASK_FIELD) && load_gpu32(&l->released)) {
+        PROF_ADD(l, QUICK_TRAIL, 1);
         return false;
-    return swap_pair(gpu, words, &old, &old_site, next, next_site);
+    }
+    if (swap_pair(gpu, words, &old, &old_site, next, next_site))
+        return true;
+    PROF_ADD(l, QUICK_SWAP, 1);
+    return false;
 #else
     (void)l, (void)slot, (void)addr, (void)info, (void)site, (void)own;
     return false;

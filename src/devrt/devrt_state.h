@@ -485,7 +485,15 @@ typedef struct ScDevBlock {
     X(WRITE_CYCLES, "cycles writing words and site words")                               \
     X(RETRIES, "writes that found the word changed and decided again")                   \
     X(REPORT_CYCLES, "cycles recording races")                                           \
-    X(WAIT_CYCLES, "cycles waiting at the hook's __syncwarps for the checking lanes")
+    X(WAIT_CYCLES, "cycles waiting at the hook's __syncwarps for the checking lanes")      \
+    X(QUICK_NOT_OWN, "quick path sent on: not a lone or end lane's 4-aligned weak word")  \
+    X(QUICK_CLOCKS, "quick path sent on: barrier rows, a lost clock or a warp out of step") \
+    X(QUICK_THREAD, "quick path sent on: a write after a fresh release or a pending rmw") \
+    X(QUICK_SPACE, "quick path sent on: no full shadow (cluster, cached, prior grid)")   \
+    X(QUICK_HELD, "quick path sent on: the word was held by another thread")              \
+    X(QUICK_RULES, "quick path sent on: sc_rules_quick could not decide the word")         \
+    X(QUICK_TRAIL, "quick path sent on: a global read that would begin a trail")          \
+    X(QUICK_SWAP, "quick path sent on: the word changed before its swap")
 enum {
 #define SC_DEV_PROF_ENUM(id, what) SC_DEV_PROF_##id,
     SC_DEV_PROF_LIST(SC_DEV_PROF_ENUM)
