@@ -454,6 +454,89 @@ TEST(mbarrier_phases)
     CHECK_INT(SC_DEV_MBAR_COMPLETES, sc_dev_mbar_arrival(0, 1024, 1024));
 }
 
+/* The protocol of devrt_mbar.cuh against the hardware's, in every order a scheduler
+ * may pick: each thread runs its arrive hook, then (the arrival that completes the
+ * phase) the barrier and the next phase's opening, then its arrive instruction, then
+ * waits for the phase. The hardware completes a phase at the instruction that brings
+ * its pending count to 0; by then the runtime must have completed that phase, so that
+ * every waiter reads the new clock, or have given the block up (an overrun). Threads
+ * that arrive once per phase never overrun; a thread that arrives twice without
+ * waiting may, and then the block is given up, never ordered by a guess. */
+static uint64_t test_rand(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+TEST(mbarrier_phases_complete_before_the_hardware)
+{
+    enum { RUNS = 20000, MAX_THREADS = 8, PHASES = 3 };
+    uint64_t seed = 0x5eedu;
+    unsigned checked = 0, given_up = 0;
+    for (int run = 0; run < RUNS; run++) {
+        uint32_t threads = 2 + (uint32_t)(test_rand(&seed) % (MAX_THREADS - 1));
+        bool twice = run % 2; /* one thread arrives twice in its first phase, no wait */
+        uint32_t step[MAX_THREADS] = {0}, phase_of[MAX_THREADS] = {0}, extra[MAX_THREADS] = {0};
+        bool completer[MAX_THREADS] = {false};
+        uint32_t arrivals = 0, rt_done = 0, hw_phase = 0, hw_pending = threads, finished = 0;
+        bool lost = false;
+        if (twice)
+            extra[0] = 1;
+        /* A program whose thread arrives once too often never completes its last phase
+         * (the program's own hang): the run stops after a bounded number of steps. */
+        for (int steps = 0; finished < threads && steps < 4000; steps++) {
+            uint32_t t = (uint32_t)(test_rand(&seed) % threads);
+            if (step[t] == 4 * PHASES)
+                continue;
+            switch (step[t] % 4) {
+            case 0: { /* the hook */
+                int what = sc_dev_mbar_arrival(arrivals, 1, threads);
+                arrivals++;
+                lost |= what == SC_DEV_MBAR_OVERRUNS;
+                completer[t] = what == SC_DEV_MBAR_COMPLETES;
+                phase_of[t] = hw_phase;
+                step[t]++;
+                break;
+            }
+            case 1: /* the completing arrival's barrier and the next phase's opening */
+                if (completer[t]) {
+                    rt_done++;
+                    arrivals -= threads;
+                }
+                step[t]++;
+                break;
+            case 2: /* the instruction */
+                if (--hw_pending == 0) {
+                    CHECK(lost || rt_done > hw_phase);
+                    checked++;
+                    hw_phase++;
+                    hw_pending = threads;
+                }
+                if (extra[t]) {
+                    extra[t]--;
+                    step[t] -= 2; /* arrives again before waiting */
+                } else
+                    step[t]++;
+                break;
+            case 3: /* the wait */
+                if (hw_phase > phase_of[t] && ++step[t] == 4 * PHASES)
+                    finished++;
+                break;
+            }
+            if (!twice)
+                CHECK(!lost);
+            if (lost && twice) {
+                given_up++;
+                break;
+            }
+        }
+    }
+    CHECK(checked > RUNS);
+    CHECK(given_up > 0);
+}
+
 /* The words of an aligned window as large as the cache take distinct entries, and
  * the same offset in different windows lands on different entries. */
 TEST(cache_index)
@@ -633,6 +716,7 @@ int main(void)
     RUN(cache_index);
     RUN(async_groups);
     RUN(mbarrier_phases);
+    RUN(mbarrier_phases_complete_before_the_hardware);
     RUN(shadow_policy_full);
     RUN(shadow_policy_cache_size);
     RUN(shadow_policy_cache_growth);
