@@ -29,8 +29,9 @@ typedef struct ScInstrOpts {
     bool prune;
     /* Weak 4-byte accesses call __scord_access_quick, the runtime's quick path, instead
      * of __scord_access (devrt_abi.h, SC_ABI_INFO_QUICK), in functions that take no
-     * release (no fence, acquiring access, mbarrier or cluster barrier: the quick path
-     * would send every access of a block that took one on). */
+     * release (no fence, acquiring access, mbarrier other than one that may be a block
+     * barrier, or cluster barrier: the quick path would send every access of a block
+     * that took one on). */
     bool quick;
 } ScInstrOpts;
 
@@ -40,7 +41,9 @@ typedef enum ScInstrSiteKind {
                                 barrier.cluster.arrive (before) and .wait (after) */
     SC_INSTR_SITE_SYNCWARP,  /* bar.warp.sync: __scord_syncwarp after it */
     SC_INSTR_SITE_FENCE,     /* fence.{sc,acq_rel,acquire,release}, membar: __scord_fence after it */
-    SC_INSTR_SITE_MBARRIER,  /* mbarrier arrive or wait: __scord_sync before it (a wait: __scord_fence after) */
+    SC_INSTR_SITE_MBARRIER,  /* mbarrier arrive or wait: __scord_sync before it (a wait: __scord_fence after);
+                                in a module whose mbarriers may be block barriers, also init and inval:
+                                __scord_mbar (before it; a wait: after) */
     SC_INSTR_SITE_ASYNC_COPY, /* a cp.async's destination write: __scord_access before it, and checked
                                  again when the copy completes (its source read is an ACCESS site) */
     SC_INSTR_SITE_UNCHECKED, /* recorded only, not instrumented: see ScInstrUnchecked */
