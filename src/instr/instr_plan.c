@@ -508,6 +508,14 @@ static bool plan_grid_wait(Planner *p, ScPtxStmt *s)
            push_edit(p, &e);
 }
 
+/* The predicate an mbarrier wait writes, which the call after it branches on (*done);
+ * false (the module refused) when the wait writes no predicate register. */
+static bool wait_result(Planner *p, const ScPtxStmt *s, const ScPtxMbar *b, const ScPtxOperand **done)
+{
+    *done = &s->u.instr.ops[b->result_op];
+    return (*done)->kind == SC_PTX_OPND_REG || refuse(p, s, "the mbarrier wait's result is not a predicate register");
+}
+
 /* Might the instruction access memory another thread sees (or call code that does)? */
 static bool touches_memory(const ScPtxSema *se)
 {
@@ -583,7 +591,7 @@ static bool arrives_then_wait(const ScPtxFunc *f, bool *all, ScErr *err)
     bool ok = seen && stack;
     *all = ok && n;
     for (const ScPtxStmt *s = f->first; ok && *all && s; s = s->next) {
-        if (s->kind != SC_PTX_STMT_INSTR)
+        if (s->kind != SC_PTX_STMT_INSTR || strcmp(s->u.instr.opcode, "mbarrier") != 0)
             continue;
         ScPtxSema se;
         sc_ptx_classify(&s->u.instr, &se);
@@ -620,7 +628,10 @@ static bool block_mbarriers(const ScPtxModule *m, ScErr *err, bool *ok)
             continue;
         bool arrives = false;
         for (const ScPtxStmt *s = it->u.func->first; s; s = s->next) {
-            if (s->kind != SC_PTX_STMT_INSTR)
+            /* Only mbarrier and cp instructions can be either: the rest are not classified
+             * twice at every module load. */
+            if (s->kind != SC_PTX_STMT_INSTR ||
+                (strcmp(s->u.instr.opcode, "mbarrier") != 0 && strcmp(s->u.instr.opcode, "cp") != 0))
                 continue;
             ScPtxSema se;
             sc_ptx_classify(&s->u.instr, &se);
@@ -693,12 +704,8 @@ static bool plan_block_mbarrier(Planner *p, ScPtxStmt *s, const ScPtxMbar *b)
     if ((e.mbar_op == SC_ABI_MBAR_INIT || e.mbar_op == SC_ABI_MBAR_ARRIVE) && b->count_op >= 0 &&
         !plan_opnd32(p, s, &s->u.instr.ops[b->count_op], &e.count))
         return false;
-    if (e.mbar_op == SC_ABI_MBAR_WAIT) {
-        const ScPtxOperand *done = &s->u.instr.ops[b->result_op];
-        if (done->kind != SC_PTX_OPND_REG)
-            return refuse(p, s, "the mbarrier wait's result is not a predicate register");
-        e.when = done;
-    }
+    if (e.mbar_op == SC_ABI_MBAR_WAIT && !wait_result(p, s, b, &e.when))
+        return false;
     bool skip;
     if (!plan_edit(p, s, &mem, SC_INSTR_SITE_MBARRIER, &e, &skip))
         return false;
@@ -756,11 +763,8 @@ static bool plan_mbarrier(Planner *p, ScPtxStmt *s, const ScPtxMbar *b)
         return false;
     if (mem.kind != SC_PTX_ACCESS_READ || b->sem != SC_SEM_ACQUIRE)
         return true;
-    const ScPtxOperand *done = &s->u.instr.ops[b->result_op];
-    if (done->kind != SC_PTX_OPND_REG)
-        return refuse(p, s, "the mbarrier wait's result is not a predicate register");
-    ScInstrEdit acq = {.kind = SC_INSTR_EDIT_FENCE, .stmt = s, .site = e.site, .info = e.info, .when = done};
-    return push_edit(p, &acq);
+    ScInstrEdit acq = {.kind = SC_INSTR_EDIT_FENCE, .stmt = s, .site = e.site, .info = e.info};
+    return wait_result(p, s, b, &acq.when) && push_edit(p, &acq);
 }
 
 /* A bulk or tensor copy completed through an mbarrier releases what it did through
