@@ -43,11 +43,10 @@ python3 - "$OUTDIR" $workloads >"$OUTDIR/profile.md" <<'EOF' || status=1
 import re, sys
 
 out, names = sys.argv[1], sys.argv[2:]
-cols = ["GROUP", "CHECK", "LOOKUP", "SHADOW", "LOAD", "COVER", "DECIDE", "WRITE", "REPORT", "WAIT"]
-print("| workload | quick | calls | checks/call | words/call | unchanged/word | writes/word | retries/write |"
-      " covers/word | cycles/call | " + " | ".join(c.lower() + " %" for c in cols) + " |")
-print("|---" * (10 + len(cols)) + "|")
-for w in names:
+
+
+def counters(w):
+    """The scord-profile: lines of workload w's log, by name."""
     p = {}
     try:
         for line in open(f"{out}/profile-{w}.log"):
@@ -56,6 +55,16 @@ for w in names:
                 p[m.group(1)] = int(m.group(2))
     except OSError:
         pass
+    return p
+
+
+profiles = {w: counters(w) for w in names}
+cols = ["GROUP", "CHECK", "LOOKUP", "SHADOW", "LOAD", "COVER", "DECIDE", "WRITE", "REPORT", "WAIT"]
+print("| workload | quick | calls | checks/call | words/call | unchanged/word | writes/word | retries/write |"
+      " covers/word | cycles/call | " + " | ".join(c.lower() + " %" for c in cols) + " |")
+print("|---" * (10 + len(cols)) + "|")
+for w in names:
+    p = profiles[w]
     calls = p.get("CALLS", 0)
     if not calls:
         what = f"{p['QUICK']} | no slow-path calls" if "QUICK" in p else "- | no profile"
@@ -72,15 +81,7 @@ bails = ["NOT_OWN", "CLOCKS", "THREAD", "SPACE", "HELD", "RULES", "TRAIL", "SWAP
 print("| workload | " + " | ".join("sent on: " + b.lower() for b in bails) + " |")
 print("|---" * (1 + len(bails)) + "|")
 for w in names:
-    p = {}
-    try:
-        for line in open(f"{out}/profile-{w}.log"):
-            m = re.match(r"scord-profile: (\w+) (\d+)", line)
-            if m:
-                p[m.group(1)] = int(m.group(2))
-    except OSError:
-        pass
-    print(f"| {w} | " + " | ".join(str(p.get("QUICK_" + b, 0)) for b in bails) + " |")
+    print(f"| {w} | " + " | ".join(str(profiles[w].get("QUICK_" + b, 0)) for b in bails) + " |")
 print()
 print("Sent on: the quick path's reasons for leaving an access to the slow path, each counted once per"
       " warp and reason (the lowest lane that gave it), in the order the quick path tests them.")
